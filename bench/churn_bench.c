@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * churn_bench.c - hugetlb refill under churn
+ *
+ * Repeatedly maps K huge pages (anon MAP_HUGETLB or a MFD_HUGETLB memfd),
+ * writes one byte per page (timing each fault), unmaps and starts again
+ * at once, for D seconds or I iterations, i.e. faster than a background
+ * zeroing thread can refill the pool of pre-zeroed pages.  Reports one
+ * JSON line with iteration count, per-page fault latency statistics and
+ * htlb_prezero_hit/htlb_prezero_miss deltas from /proc/vmstat.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MAP_HUGE_SHIFT
+#define MAP_HUGE_SHIFT 26
+#endif
+#ifndef MFD_HUGE_SHIFT
+#define MFD_HUGE_SHIFT 26
+#endif
+
+static void __attribute__((noreturn)) usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-S 2M|1G] [-k pages] [-t anon|memfd] [-d secs] [-i iters]\n"
+		"  -S  huge page size (default: system default huge page size)\n"
+		"  -k  pages mapped per iteration (default: all free pages of that size)\n"
+		"  -t  anon: MAP_PRIVATE|MAP_ANONYMOUS|MAP_HUGETLB; memfd: MAP_SHARED\n"
+		"      MFD_HUGETLB memfd (default anon)\n"
+		"  -d  duration in seconds (default 5)\n"
+		"  -i  stop after this many iterations (default 0: duration only)\n",
+		prog);
+	exit(1);
+}
+
+static void __attribute__((noreturn)) die(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static long hp_free(unsigned long kb)
+{
+	char path[128];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/free_hugepages", kb);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name)) {
+			ret = v;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+static unsigned long default_hpage_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long kb = 2048;
+
+	if (!f)
+		return kb;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static void print_delta(const char *name, long before, long after)
+{
+	if (before < 0 || after < 0)
+		printf(",\"%s\":null", name);
+	else
+		printf(",\"%s\":%ld", name, after - before);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long kb = 0, shift;
+	long k = -1, maxit = 0, iters = 0, hit0, miss0, hit1, miss1;
+	int memfd = 0, opt;
+	double dur = 5, t0, t, sum = 0;
+	size_t nlat = 0, cap = 1 << 16, psz, len;
+	float *lat;
+
+	while ((opt = getopt(argc, argv, "S:k:t:d:i:h")) != -1) {
+		switch (opt) {
+		case 'S':
+			if (!strcasecmp(optarg, "2M"))
+				kb = 2048;
+			else if (!strcasecmp(optarg, "1G"))
+				kb = 1048576;
+			else
+				usage(argv[0]);
+			break;
+		case 'k': k = atol(optarg); break;
+		case 't':
+			if (!strcmp(optarg, "memfd"))
+				memfd = 1;
+			else if (strcmp(optarg, "anon"))
+				usage(argv[0]);
+			break;
+		case 'd': dur = atof(optarg); break;
+		case 'i': maxit = atol(optarg); break;
+		default: usage(argv[0]);
+		}
+	}
+	if (optind != argc || dur <= 0 || maxit < 0 || k == 0)
+		usage(argv[0]);
+	if (!kb)
+		kb = default_hpage_kb();
+	if (k < 0)
+		k = hp_free(kb);
+	if (k <= 0) {
+		fprintf(stderr, "no free %lu kB huge pages\n", kb);
+		return 1;
+	}
+	shift = __builtin_ctzl(kb) + 10;
+	psz = kb << 10;
+	len = psz * k;
+	lat = malloc(cap * sizeof(*lat));
+	if (!lat)
+		die("malloc");
+
+	hit0 = vmstat("htlb_prezero_hit");
+	miss0 = vmstat("htlb_prezero_miss");
+	t0 = t = now_us();
+	while ((!maxit || iters < maxit) && t - t0 < dur * 1e6) {
+		int fd = -1;
+		char *p;
+
+		if (memfd) {
+			fd = memfd_create("churn_bench", MFD_CLOEXEC | MFD_HUGETLB |
+					  (shift << MFD_HUGE_SHIFT));
+			if (fd < 0)
+				die("memfd_create(MFD_HUGETLB)");
+			if (ftruncate(fd, len))
+				die("ftruncate");
+			p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		} else {
+			p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+				 (shift << MAP_HUGE_SHIFT), -1, 0);
+		}
+		if (p == MAP_FAILED) {
+			fprintf(stderr, "mmap %ld x %lu kB: %s (free_hugepages=%ld)\n",
+				k, kb, strerror(errno), hp_free(kb));
+			return 1;
+		}
+		for (long i = 0; i < k; i++) {
+			double s = now_us(), d;
+
+			*(volatile char *)(p + i * psz) = 1;
+			d = now_us() - s;
+			sum += d;
+			if (nlat == cap) {
+				float *n = realloc(lat, 2 * cap * sizeof(*lat));
+
+				if (!n)
+					die("realloc");
+				lat = n;
+				cap *= 2;
+			}
+			lat[nlat++] = d;
+		}
+		if (munmap(p, len))
+			die("munmap");
+		if (fd >= 0)
+			close(fd);
+		iters++;
+		t = now_us();
+	}
+	hit1 = vmstat("htlb_prezero_hit");
+	miss1 = vmstat("htlb_prezero_miss");
+
+	qsort(lat, nlat, sizeof(*lat), cmp_float);
+	printf("{\"bench\":\"churn\",\"size_kb\":%lu,\"pages\":%ld,\"type\":\"%s\","
+	       "\"duration_s\":%.3f,\"iterations\":%ld,\"faults\":%zu,"
+	       "\"lat_mean_us\":%.3f,\"lat_median_us\":%.3f,\"lat_p99_us\":%.3f,"
+	       "\"lat_max_us\":%.3f", kb, k, memfd ? "memfd" : "anon",
+	       (t - t0) / 1e6, iters, nlat, sum / nlat, lat[nlat / 2],
+	       lat[nlat * 99 / 100], lat[nlat - 1]);
+	print_delta("prezero_hit", hit0, hit1);
+	print_delta("prezero_miss", miss0, miss1);
+	printf("}\n");
+	free(lat);
+	return 0;
+}

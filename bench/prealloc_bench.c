@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * prealloc_bench.c - VM-style (QEMU -mem-prealloc) hugetlb preallocation
+ *
+ * Creates a MFD_HUGETLB memfd of the given size, maps it MAP_SHARED and
+ * populates it with T threads, each handling a contiguous share: one write
+ * per huge page (touch) or one MADV_POPULATE_WRITE per share (populate).
+ * Timing includes thread creation and join.  One JSON line per rep.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef MFD_HUGE_SHIFT
+#define MFD_HUGE_SHIFT 26
+#endif
+#define MAXT 256
+
+struct share {
+	pthread_t tid;
+	char *p;
+	size_t len, psz;
+	int populate, err;
+};
+
+static void __attribute__((noreturn)) usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-S 2M|1G] [-s size] [-T t1,t2,..] [-m touch|populate] [-r reps]\n"
+		"          [-w secs | -W] [-X secs]\n"
+		"  -S  huge page size (default: system default huge page size)\n"
+		"  -s  region size, K/M/G suffix (default: all free pages of that size)\n"
+		"  -T  comma-separated thread counts, each run in turn (default 1,2,4)\n"
+		"  -m  touch: one write per huge page; populate: MADV_POPULATE_WRITE\n"
+		"      per thread share (default touch)\n"
+		"  -r  repetitions per thread count (default 5)\n"
+		"  -w  sleep this many seconds before each rep\n"
+		"  -W  before each rep wait until zeroed_hugepages == free_hugepages\n"
+		"      (no wait if the file does not exist); -X timeout secs (default 60)\n",
+		prog);
+	exit(1);
+}
+
+static void __attribute__((noreturn)) die(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static long hp_attr(unsigned long kb, const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/%s", kb, attr);
+	return read_long(path);
+}
+
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name)) {
+			ret = v;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+static unsigned long default_hpage_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long kb = 2048;
+
+	if (!f)
+		return kb;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	return *end ? 0 : v;
+}
+
+static void print_delta(const char *name, long before, long after)
+{
+	if (before < 0 || after < 0)
+		printf(",\"%s\":null", name);
+	else
+		printf(",\"%s\":%ld", name, after - before);
+}
+
+static double wait_zeroed(unsigned long kb, int timeout)
+{
+	double t0 = now_us();
+	long z, f;
+
+	if (hp_attr(kb, "zeroed_hugepages") < 0)
+		return -1;
+	for (;;) {
+		z = hp_attr(kb, "zeroed_hugepages");
+		f = hp_attr(kb, "free_hugepages");
+		if (z >= f || now_us() - t0 > timeout * 1e6)
+			break;
+		usleep(10000);
+	}
+	if (z < f)
+		fprintf(stderr, "warning: timeout: zeroed %ld < free %ld\n", z, f);
+	return now_us() - t0;
+}
+
+static void *worker(void *arg)
+{
+	struct share *s = arg;
+
+	if (s->populate) {
+		if (s->len && madvise(s->p, s->len, MADV_POPULATE_WRITE))
+			s->err = errno;
+	} else {
+		for (size_t off = 0; off < s->len; off += s->psz)
+			*(volatile char *)(s->p + off) = 1;
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long kb = 0, shift;
+	size_t size = 0, psz, npages;
+	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, populate = 0, opt;
+	int threads[16] = { 1, 2, 4 }, nthr = 3;
+	static struct share sh[MAXT];
+	char *tok;
+
+	while ((opt = getopt(argc, argv, "S:s:T:m:r:w:WX:h")) != -1) {
+		switch (opt) {
+		case 'S':
+			if (!strcasecmp(optarg, "2M"))
+				kb = 2048;
+			else if (!strcasecmp(optarg, "1G"))
+				kb = 1048576;
+			else
+				usage(argv[0]);
+			break;
+		case 's':
+			if (!(size = parse_size(optarg)))
+				usage(argv[0]);
+			break;
+		case 'T':
+			nthr = 0;
+			for (tok = strtok(optarg, ","); tok && nthr < 16; tok = strtok(NULL, ",")) {
+				threads[nthr] = atoi(tok);
+				if (threads[nthr] < 1 || threads[nthr] > MAXT)
+					usage(argv[0]);
+				nthr++;
+			}
+			if (!nthr)
+				usage(argv[0]);
+			break;
+		case 'm':
+			if (!strcmp(optarg, "populate"))
+				populate = 1;
+			else if (strcmp(optarg, "touch"))
+				usage(argv[0]);
+			break;
+		case 'r': reps = atoi(optarg); break;
+		case 'w': wsecs = atoi(optarg); break;
+		case 'W': wzero = 1; break;
+		case 'X': timeout = atoi(optarg); break;
+		default: usage(argv[0]);
+		}
+	}
+	if (optind != argc || reps < 1 || wsecs < 0 || timeout < 0)
+		usage(argv[0]);
+	if (!kb)
+		kb = default_hpage_kb();
+	psz = kb << 10;
+	shift = __builtin_ctzl(kb) + 10;
+	if (!size) {
+		long f = hp_attr(kb, "free_hugepages");
+
+		if (f <= 0) {
+			fprintf(stderr, "no free %lu kB huge pages (free_hugepages=%ld)\n", kb, f);
+			return 1;
+		}
+		size = f * psz;
+	}
+	if (size % psz) {
+		fprintf(stderr, "size %zu is not a multiple of the huge page size %zu\n", size, psz);
+		return 1;
+	}
+	npages = size / psz;
+
+	for (int ti = 0; ti < nthr; ti++) {
+		int t = threads[ti];
+
+		for (int rep = 0; rep < reps; rep++) {
+			long hit0, miss0, hit1, miss1;
+			double wait = 0, t0, t1;
+			size_t start = 0;
+			char *p;
+			int fd;
+
+			if (wsecs)
+				sleep(wsecs);
+			if (wzero)
+				wait = wait_zeroed(kb, timeout);
+			fd = memfd_create("prealloc_bench", MFD_CLOEXEC | MFD_HUGETLB |
+					  (shift << MFD_HUGE_SHIFT));
+			if (fd < 0)
+				die("memfd_create(MFD_HUGETLB)");
+			if (ftruncate(fd, size))
+				die("ftruncate");
+			p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			if (p == MAP_FAILED) {
+				fprintf(stderr, "mmap %zu x %lu kB: %s (free_hugepages=%ld)\n",
+					npages, kb, strerror(errno), hp_attr(kb, "free_hugepages"));
+				return 1;
+			}
+
+			hit0 = vmstat("htlb_prezero_hit");
+			miss0 = vmstat("htlb_prezero_miss");
+			t0 = now_us();
+			for (int i = 0; i < t; i++) {
+				/* contiguous shares, remainder spread over the first ones */
+				size_t n = npages / t + ((size_t)i < npages % t);
+
+				sh[i] = (struct share){ .p = p + start * psz, .len = n * psz,
+							.psz = psz, .populate = populate };
+				start += n;
+				errno = pthread_create(&sh[i].tid, NULL, worker, &sh[i]);
+				if (errno)
+					die("pthread_create");
+			}
+			for (int i = 0; i < t; i++) {
+				pthread_join(sh[i].tid, NULL);
+				if (sh[i].err) {
+					errno = sh[i].err;
+					die("madvise(MADV_POPULATE_WRITE)");
+				}
+			}
+			t1 = now_us();
+			hit1 = vmstat("htlb_prezero_hit");
+			miss1 = vmstat("htlb_prezero_miss");
+			if (munmap(p, size))
+				die("munmap");
+			close(fd);
+
+			printf("{\"bench\":\"prealloc\",\"size_kb\":%lu,\"bytes\":%zu,\"pages\":%zu,"
+			       "\"threads\":%d,\"mode\":\"%s\",\"rep\":%d,\"total_us\":%.1f,"
+			       "\"gbps\":%.3f", kb, size, npages, t,
+			       populate ? "populate" : "touch", rep, t1 - t0,
+			       size / ((t1 - t0) * 1e3));
+			if (wzero)
+				printf(",\"wait_us\":%.0f", wait);
+			print_delta("prezero_hit", hit0, hit1);
+			print_delta("prezero_miss", miss0, miss1);
+			printf("}\n");
+			fflush(stdout);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * zero_primitives.c - user-space microbenchmark of memory zeroing primitives
+ *
+ * Each primitive is applied piecewise (piece = 4K, 64K, 2M, 1G) over a
+ * pre-faulted buffer; one pass zeroes the whole buffer once.  A pass is
+ * repeated R times and median/min/max throughput (GB/s, 1e9 bytes/s) is
+ * reported.  Runs pinned to the CPU it was started on.
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <immintrin.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+#define SZ_4K	4096UL
+#define SZ_2M	(2UL << 20)
+#define MAXREPS	1000
+
+typedef void (*zero_fn)(char *p, size_t n);
+
+static void z_stosb_4k(char *p, size_t n)
+{
+	for (size_t off = 0; off < n; off += SZ_4K) {
+		void *d = p + off;
+		size_t c = SZ_4K;
+
+		asm volatile("rep stosb" : "+D"(d), "+c"(c) : "a"(0) : "memory");
+	}
+}
+
+static void z_stosb(char *p, size_t n)
+{
+	asm volatile("rep stosb" : "+D"(p), "+c"(n) : "a"(0) : "memory");
+}
+
+static void z_stosq_4k(char *p, size_t n)
+{
+	for (size_t off = 0; off < n; off += SZ_4K) {
+		void *d = p + off;
+		size_t c = SZ_4K / 8;
+
+		asm volatile("rep stosq" : "+D"(d), "+c"(c) : "a"(0UL) : "memory");
+	}
+}
+
+static void z_movnti(char *p, size_t n)
+{
+	long long *q = (long long *)p, *end = (long long *)(p + n);
+
+	for (; q < end; q += 8) {
+		_mm_stream_si64(q + 0, 0);
+		_mm_stream_si64(q + 1, 0);
+		_mm_stream_si64(q + 2, 0);
+		_mm_stream_si64(q + 3, 0);
+		_mm_stream_si64(q + 4, 0);
+		_mm_stream_si64(q + 5, 0);
+		_mm_stream_si64(q + 6, 0);
+		_mm_stream_si64(q + 7, 0);
+	}
+	_mm_sfence();
+}
+
+__attribute__((target("avx2")))
+static void z_avx2_nt(char *p, size_t n)
+{
+	__m256i z = _mm256_setzero_si256();
+	char *end = p + n;
+
+	for (; p < end; p += 128) {
+		_mm256_stream_si256((__m256i *)(p + 0), z);
+		_mm256_stream_si256((__m256i *)(p + 32), z);
+		_mm256_stream_si256((__m256i *)(p + 64), z);
+		_mm256_stream_si256((__m256i *)(p + 96), z);
+	}
+	_mm_sfence();
+}
+
+static void z_clzero(char *p, size_t n)
+{
+	for (char *end = p + n; p < end; p += 64)
+		asm volatile(".byte 0x0f,0x01,0xfc" : : "a"(p) : "memory");
+	_mm_sfence();
+}
+
+static void z_memset(char *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
+static int has_clzero(void)
+{
+	unsigned int a, b, c, d;
+
+	if (!__get_cpuid(0x80000000, &a, &b, &c, &d) || a < 0x80000008)
+		return 0;
+	__get_cpuid(0x80000008, &a, &b, &c, &d);
+	return b & 1;
+}
+
+struct prim {
+	const char *name;
+	zero_fn fn;
+	int avail;
+};
+
+static struct prim prims[] = {
+	{ "stosb_4k",	z_stosb_4k,	1 },
+	{ "stosb",	z_stosb,	1 },
+	{ "stosq_4k",	z_stosq_4k,	1 },
+	{ "movnti",	z_movnti,	1 },
+	{ "avx2_nt",	z_avx2_nt,	0 },
+	{ "clzero",	z_clzero,	0 },
+	{ "memset",	z_memset,	1 },
+};
+#define NPRIMS (sizeof(prims) / sizeof(prims[0]))
+
+static const size_t pieces[] = { 4096UL, 64UL << 10, 2UL << 20, 1UL << 30 };
+#define NPIECES (sizeof(pieces) / sizeof(pieces[0]))
+
+static void __attribute__((noreturn)) usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-s size] [-r reps] [-j]\n"
+		"  -s size  buffer size, K/M/G suffix (default 1G, multiple of 2M)\n"
+		"  -r reps  repetitions per measurement (default 5)\n"
+		"  -j       JSON output, one object per line\n"
+		"Primitives: stosb_4k stosb stosq_4k movnti avx2_nt clzero memset;\n"
+		"pieces 4K 64K 2M 1G (pieces larger than the buffer are skipped).\n",
+		prog);
+	exit(1);
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || end == s)
+		return 0;
+	switch (*end) {
+	case 'k': case 'K': v <<= 10; end++; break;
+	case 'm': case 'M': v <<= 20; end++; break;
+	case 'g': case 'G': v <<= 30; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	return *end ? 0 : v;
+}
+
+static const char *fmt_size(size_t n)
+{
+	static char b[32];
+
+	if (n >= (1UL << 30) && !(n % (1UL << 30)))
+		snprintf(b, sizeof(b), "%zuG", n >> 30);
+	else if (n >= (1UL << 20) && !(n % (1UL << 20)))
+		snprintf(b, sizeof(b), "%zuM", n >> 20);
+	else
+		snprintf(b, sizeof(b), "%zuK", n >> 10);
+	return b;
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* AnonHugePages of this process in kB (THP-backed part of the buffer). */
+static long thp_kb(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kb = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "AnonHugePages: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static char *alloc_buf(size_t size, const char **kind)
+{
+	char *p;
+
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+	if (p != MAP_FAILED) {
+		*kind = "hugetlb";
+		return p;
+	}
+	/* Fallback: THP; over-allocate to align to 2M, populate after madvise. */
+	p = mmap(NULL, size + SZ_2M, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "mmap %zu bytes: %s\n", size, strerror(errno));
+		exit(1);
+	}
+	p = (char *)(((uintptr_t)p + SZ_2M - 1) & ~(SZ_2M - 1));
+	if (madvise(p, size, MADV_HUGEPAGE))
+		fprintf(stderr, "warning: MADV_HUGEPAGE: %s\n", strerror(errno));
+	if (madvise(p, size, MADV_POPULATE_WRITE))
+		memset(p, 1, size);
+	*kind = "thp-madvise";
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	size_t size = 1UL << 30;
+	int reps = 5, json = 0, opt, cpu;
+	long thp;
+	const char *kind;
+	double t[MAXREPS], med;
+	cpu_set_t set;
+	char *buf;
+
+	while ((opt = getopt(argc, argv, "s:r:jh")) != -1) {
+		switch (opt) {
+		case 's':
+			size = parse_size(optarg);
+			if (!size || size % SZ_2M) {
+				fprintf(stderr, "bad size '%s' (must be a multiple of 2M)\n", optarg);
+				return 1;
+			}
+			break;
+		case 'r':
+			reps = atoi(optarg);
+			if (reps < 1 || reps > MAXREPS) {
+				fprintf(stderr, "bad reps '%s' (1..%d)\n", optarg, MAXREPS);
+				return 1;
+			}
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			usage(argv[0]);
+		}
+	}
+	if (optind != argc)
+		usage(argv[0]);
+
+	cpu = sched_getcpu();
+	if (cpu < 0) {
+		fprintf(stderr, "sched_getcpu: %s\n", strerror(errno));
+		return 1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "sched_setaffinity: %s\n", strerror(errno));
+		return 1;
+	}
+
+	__builtin_cpu_init();
+	prims[4].avail = __builtin_cpu_supports("avx2");
+	prims[5].avail = has_clzero();
+
+	buf = alloc_buf(size, &kind);
+	thp = thp_kb();
+	if (!json)
+		printf("# buffer %zu MiB (%s, AnonHugePages %ld kB), reps %d, cpu %d, "
+		       "GB/s = 1e9 B/s\n%-9s %8s %9s %9s %9s\n", size >> 20, kind, thp, reps, cpu,
+		       "primitive", "piece", "median", "min", "max");
+
+	for (size_t i = 0; i < NPRIMS; i++) {
+		if (!prims[i].avail) {
+			if (json)
+				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":false}\n",
+				       prims[i].name);
+			else
+				printf("%-9s %8s %9s\n", prims[i].name, "-", "n/a");
+			continue;
+		}
+		for (size_t j = 0; j < NPIECES; j++) {
+			size_t piece = pieces[j];
+
+			if (piece > size)
+				continue;
+			for (int r = -1; r < reps; r++) {	/* r = -1: warm-up */
+				double t0 = now_ns();
+
+				for (size_t off = 0; off + piece <= size; off += piece)
+					prims[i].fn(buf + off, piece);
+				if (r >= 0)
+					t[r] = (double)(size / piece * piece) / (now_ns() - t0);
+			}
+			qsort(t, reps, sizeof(t[0]), cmp_dbl);
+			med = (t[(reps - 1) / 2] + t[reps / 2]) / 2;
+			if (json)
+				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":true,"
+				       "\"piece\":%zu,\"bytes\":%zu,\"backing\":\"%s\",\"thp_kb\":%ld,\"cpu\":%d,"
+				       "\"reps\":%d,\"median_gbps\":%.3f,\"min_gbps\":%.3f,"
+				       "\"max_gbps\":%.3f}\n", prims[i].name, piece, size,
+				       kind, thp, cpu, reps, med, t[0], t[reps - 1]);
+			else
+				printf("%-9s %8s %9.2f %9.2f %9.2f\n", prims[i].name,
+				       fmt_size(piece), med, t[0], t[reps - 1]);
+			fflush(stdout);
+		}
+	}
+	return 0;
+}

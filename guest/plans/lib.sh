@@ -1,0 +1,45 @@
+# shellcheck shell=sh
+# Guest-side test runner: sources /plans/$PLAN, whose lines call
+#   t NAME COMMAND [ARGS...]   run a test: exit 0 passes, 4 skips, else fails
+#   hp SIZE_KB COUNT            set the pool of that size (all nodes)
+# and prints TAP to $TAP (and stdout). Every test runs under a timeout.
+TEST_TIMEOUT=${TEST_TIMEOUT:-900}
+n=0
+
+emit() { echo "$*"; echo "$*" >> "$TAP"; }
+
+t() {
+	name=$1
+	shift
+	n=$((n + 1))
+	echo "# ---- $name: $*"
+	start=$(date +%s)
+	timeout "$TEST_TIMEOUT" "$@" < /dev/null
+	rc=$?
+	secs=$(( $(date +%s) - start ))
+	case $rc in
+	0) emit "ok $n $name # time=${secs}s" ;;
+	4) emit "ok $n $name # SKIP exit=4 time=${secs}s" ;;
+	143|124) emit "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s" ;;
+	*) emit "not ok $n $name # exit=$rc time=${secs}s" ;;
+	esac
+}
+
+hp() {
+	echo 3 > /proc/sys/vm/drop_caches
+	echo 1 > /proc/sys/vm/compact_memory
+	echo "$2" > "/sys/kernel/mm/hugepages/hugepages-${1}kB/nr_hugepages"
+	echo "# pool ${1}kB: $(cat "/sys/kernel/mm/hugepages/hugepages-${1}kB/nr_hugepages") pages"
+}
+
+# sysfs_set FILE VALUE: write, and fail the run loudly if it was refused.
+sysfs_set() {
+	echo "$2" > "$1" || emit "Bail out! cannot write $2 to $1"
+}
+
+emit "TAP version 13"
+echo "# plan $PLAN on $(uname -r), $(grep -c ^processor /proc/cpuinfo) cpus, nodes: $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
+echo "# cmdline: $(cat /proc/cmdline)"
+# shellcheck disable=SC1090
+. "/plans/$PLAN"
+emit "1..$n"

@@ -1,0 +1,34 @@
+#!/bin/sh
+# Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
+# selftests from build/selftests and the benchmarks from build/bench.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+sel=${1:-$BUILD/selftests}
+img=${2:-$BUILD/initramfs.cpio}
+start=$(now)
+root=$BUILD/rootfs
+rm -rf "$root"
+mkdir -p "$root/bin" "$root/sbin" "$root/usr/bin" "$root/usr/sbin" "$root/proc" \
+	"$root/sys" "$root/dev" "$root/tmp" "$root/mnt" "$root/root" "$root/etc" \
+	"$root/selftests" "$root/bench"
+cp /bin/busybox "$root/bin/busybox"
+for a in $(/bin/busybox --list-full); do
+	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
+done
+cp /bin/bash-static "$root/bin/bash"
+echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
+echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+cp "$ROOT/guest/init" "$root/init"
+cp -r "$ROOT/guest/plans" "$root/plans"
+[ -d "$sel" ] || die "no selftests at $sel: run scripts/build-selftests.sh"
+for f in "$sel"/*; do
+	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/selftests/"
+done
+[ -d "$BUILD/bench" ] && find "$BUILD/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/bench/" \;
+strip "$root"/selftests/* "$root"/bench/* 2>/dev/null || true
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img"
+say "image: $img ($(du -m "$img" | cut -f1) MiB)"
+stage_done image "$start"

@@ -1,0 +1,60 @@
+#!/bin/sh
+# Build a guest kernel out of tree: build-kernel.sh FLAVOUR [SRC [OBJ]]
+# FLAVOUR is debug, bench or kasan: configs/common.config, configs/prezero.config
+# and configs/FLAVOUR.config on top of tinyconfig. The config is only
+# replaced when it changed, so rebuilds are incremental; ccache is used.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+flavour=${1:?usage: build-kernel.sh FLAVOUR [SRC [OBJ]]}
+src=${2:-$TREE}
+obj=${3:-$BUILD/obj-$flavour}
+[ -f "$ROOT/configs/$flavour.config" ] || die "no configs/$flavour.config"
+[ -f "$src/Makefile" ] || die "no kernel tree at $src: run 'make tree'"
+
+frags="$ROOT/configs/common.config $ROOT/configs/prezero.config"
+case $flavour in
+kasan) frags="$frags $ROOT/configs/debug.config" ;;
+esac
+frags="$frags $ROOT/configs/$flavour.config"
+
+start=$(now)
+mkdir -p "$obj" "$LOGS"
+log=$LOGS/build-$flavour.log
+kmake() { make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" "$@"; }
+
+new=$obj/config.new
+kmake tinyconfig KCONFIG_CONFIG=config.new >"$log" 2>&1
+# shellcheck disable=SC2086
+(cd "$obj" && KCONFIG_CONFIG=config.new "$src/scripts/kconfig/merge_config.sh" \
+	-m -O "$obj" "$new" $frags) >>"$log" 2>&1
+kmake olddefconfig KCONFIG_CONFIG=config.new >>"$log" 2>&1
+
+# Every option asked for must be in the result (the feature only where the
+# tree has it), or the guest would silently test less than it claims.
+bad=
+for f in $frags; do
+	grep '^CONFIG_' "$f" | while IFS= read -r line; do
+		sym=${line%%=*}
+		if [ "$f" = "$ROOT/configs/prezero.config" ] &&
+			! grep -rqs "^config ${sym#CONFIG_}\$" "$src/mm/Kconfig"; then
+			continue
+		fi
+		grep -qx "$line" "$new" || echo "$line"
+	done
+done > "$obj/config.missing"
+bad=$(cat "$obj/config.missing")
+[ -z "$bad" ] || die "options not in the $flavour config (see $log): $(echo "$bad" | tr '\n' ' ')"
+
+if ! cmp -s "$new" "$obj/.config"; then
+	cp "$new" "$obj/.config"
+fi
+if ! kmake bzImage >>"$log" 2>&1; then
+	grep -E 'error|Error' "$log" | head -20 >&2
+	die "kernel build failed, see $log"
+fi
+grep -E ' warning: ' "$log" | sort -u > "$obj/warnings.txt" || true
+[ -s "$obj/warnings.txt" ] && say "compiler warnings ($(wc -l < "$obj/warnings.txt")): see $obj/warnings.txt"
+say "kernel: $obj/arch/x86/boot/bzImage"
+stage_done "kernel-$flavour" "$start"

@@ -1,0 +1,26 @@
+#!/bin/sh
+# check-all.sh PLANFILE: everything "make check" does, in order, with the
+# time of each stage: the debug kernel (and any other flavour the plan
+# names), the selftests, the guest image, then every boot of the plan.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+planfile=${1:?usage: check-all.sh PLANFILE}
+start=$(now)
+if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$ROOT/patches/series" ]; then
+	tree_n=$(git -C "$TREE" rev-list --count base..HEAD)
+	series_n=$(grep -c . "$ROOT/patches/series" || true)
+	[ "$tree_n" = "$series_n" ] ||
+		say "note: build/linux has $tree_n commits, patches/series $series_n: testing build/linux as it is"
+fi
+for f in $(grep -v '^#' "$planfile" | awk 'NF {print $2}' | sort -u); do
+	"$ROOT/scripts/build-kernel.sh" "$f"
+done
+"$ROOT/scripts/build-selftests.sh"
+"$ROOT/scripts/build-bench.sh"
+"$ROOT/scripts/build-image.sh"
+rc=0
+"$ROOT/scripts/check.sh" "$planfile" || rc=$?
+stage_done "all of $(basename "$planfile")" "$start"
+exit "$rc"

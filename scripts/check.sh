@@ -1,0 +1,25 @@
+#!/bin/sh
+# check.sh [PLANFILE]: boot every line of a host test plan (default
+# tests/check.plan) and summarize. A plan line is
+#   NAME FLAVOUR GUEST_PLAN MEM_MIB TIMEOUT_S [KERNEL CMDLINE...]
+# FLAVOUR names the kernel (build/obj-FLAVOUR); ONLY=glob picks boots.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+planfile=${1:-$ROOT/tests/check.plan}
+boots=
+failed=0
+while read -r name flavour gplan mem limit cmdline; do
+	case $name in ''|'#'*) continue ;; esac
+	# shellcheck disable=SC2254
+	case $name in ${ONLY:-*}) ;; *) continue ;; esac
+	boots="$boots $name"
+	say "== boot $name ($flavour kernel, plan $gplan, ${mem} MiB): $cmdline"
+	KERNEL=$BUILD/obj-$flavour/arch/x86/boot/bzImage MEM=$mem TIMEOUT=$limit \
+		"$ROOT/scripts/run-vm.sh" "$name" "$gplan" "$cmdline" || failed=1
+done < "$planfile"
+[ -n "$boots" ] || die "no boot in $planfile matches ONLY=${ONLY:-}"
+# shellcheck disable=SC2086
+"$ROOT/scripts/summarize.sh" $boots || failed=1
+exit "$failed"

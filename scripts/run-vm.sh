@@ -1,0 +1,81 @@
+#!/bin/sh
+# run-vm.sh NAME PLAN [CMDLINE EXTRAS...]
+# Boot KERNEL (default: the debug kernel) with IMAGE (default: the initramfs)
+# in QEMU, run the guest test plan PLAN, and judge the boot: the guest's TAP
+# goes to build/logs/NAME.tap, the serial console to build/logs/NAME.console,
+# the verdict to build/logs/NAME.verdict. Exit 0 only if every test passed or
+# skipped and the kernel complained about nothing.
+# Environment: KERNEL, IMAGE, MEM (MiB, default 4096), CPUS (2), NODES (2),
+# TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+name=${1:?usage: run-vm.sh NAME PLAN [CMDLINE...]}
+plan=${2:?usage: run-vm.sh NAME PLAN [CMDLINE...]}
+shift 2
+kernel=${KERNEL:-$BUILD/obj-debug/arch/x86/boot/bzImage}
+image=${IMAGE:-$BUILD/initramfs.cpio}
+mem=${MEM:-4096}
+cpus=${CPUS:-2}
+nodes=${NODES:-2}
+limit=${TIMEOUT:-1800}
+[ -f "$kernel" ] || die "no kernel $kernel: run 'make kernel'"
+[ -f "$image" ] || die "no image $image: run 'make image'"
+mkdir -p "$LOGS"
+con=$LOGS/$name.console
+tap=$LOGS/$name.tap
+verdict=$LOGS/$name.verdict
+rm -f "$con" "$tap" "$verdict"
+: > "$tap"
+
+accel=$("$ROOT/scripts/detect-accel.sh" "$kernel" "$image")
+if [ "$accel" = kvm ]; then
+	cpu="-accel kvm -cpu host"
+else
+	cpu="-accel tcg,thread=multi -cpu max"
+fi
+
+# One memory backend per node, CPUs spread over the nodes.
+numa=
+i=0
+while [ "$i" -lt "$nodes" ]; do
+	numa="$numa -object memory-backend-ram,id=m$i,size=$((mem / nodes))M"
+	numa="$numa -numa node,nodeid=$i,memdev=m$i"
+	i=$((i + 1))
+done
+c=0
+while [ "$c" -lt "$cpus" ]; do
+	numa="$numa -numa cpu,node-id=$((c % nodes)),socket-id=$c"
+	c=$((c + 1))
+done
+
+start=$(now)
+rc=0
+# shellcheck disable=SC2086
+timeout --foreground "$limit" qemu-system-x86_64 $cpu -machine pc \
+	-smp "$cpus",sockets="$cpus" -m "${mem}M,slots=4,maxmem=$((mem + 4096))M" $numa \
+	-display none -monitor none -no-reboot -nodefaults \
+	-serial "file:$con" -serial "file:$tap" \
+	-kernel "$kernel" -initrd "$image" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 plan=$plan $*" \
+	${QEMU_EXTRA:-} </dev/null >"$LOGS/$name.qemu" 2>&1 || rc=$?
+secs=$(( $(now) - start ))
+
+problems=$("$ROOT/scripts/scan-log.sh" "$con" || true)
+{
+	echo "boot $name plan=$plan accel=$accel secs=$secs rc=$rc"
+	if [ "$rc" -eq 124 ]; then
+		echo "boot-fail: timed out after ${limit}s"
+	elif ! grep -q 'guest: done' "$tap"; then
+		echo "boot-fail: the guest did not finish its plan (qemu exit $rc)"
+	fi
+	grep -q '^1\.\.' "$tap" || echo "boot-fail: no TAP plan line from the guest"
+	grep '^Bail out!' "$tap" | sed 's/^/boot-fail: /'
+	[ -z "$problems" ] || echo "$problems" | sed 's/^/kernel: /'
+} > "$verdict"
+stage_done "boot $name" "$start"
+if grep -q '^\(boot-fail\|kernel\):' "$verdict" || grep -q '^not ok' "$tap"; then
+	exit 1
+fi
+exit 0

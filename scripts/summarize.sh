@@ -1,0 +1,65 @@
+#!/bin/sh
+# summarize.sh BOOT...: print every test result of the named boots (from
+# build/logs/BOOT.tap and .verdict), apply tests/known-failures, and end
+# with "N passed, N failed, N skipped". Exit 1 if anything failed.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+known=$ROOT/tests/known-failures
+pass=0 fail=0 skip=0 xfail=0
+
+# known_reason BOOT TEST: the reason a test is expected to fail, if listed.
+known_reason() {
+	[ -f "$known" ] || return 0
+	grep -v '^#' "$known" | while read -r b t reason; do
+		# shellcheck disable=SC2254
+		case $1 in $b) [ "$t" = "$2" ] && { echo "$reason"; break; } ;; esac
+	done
+}
+
+for boot in "$@"; do
+	tap=$LOGS/$boot.tap
+	verdict=$LOGS/$boot.verdict
+	if [ ! -f "$verdict" ]; then
+		echo "FAIL  $boot: did not run"
+		fail=$((fail + 1))
+		continue
+	fi
+	# Tests, in order. "ok" with SKIP is a skip, never a pass.
+	tmp=$(grep -a -E '^(ok|not ok) ' "$tap" || true)
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		name=$(echo "$line" | sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/')
+		note=$(echo "$line" | sed -n 's/.*# //p')
+		reason=$(known_reason "$boot" "$name")
+		case $line in
+		"ok "*"# SKIP"*) echo "SKIP  $boot/$name ($note)"; skip=$((skip + 1)) ;;
+		"ok "*)
+			echo "PASS  $boot/$name${reason:+ (listed as a known failure: update tests/known-failures)}"
+			pass=$((pass + 1)) ;;
+		*)
+			if [ -n "$reason" ]; then
+				echo "XFAIL $boot/$name ($note): known failure: $reason"
+				xfail=$((xfail + 1))
+			else
+				echo "FAIL  $boot/$name ($note)"
+				fail=$((fail + 1))
+			fi ;;
+		esac
+	done <<TAPEOF
+$tmp
+TAPEOF
+	# The boot itself: timeouts, an unfinished plan, kernel complaints.
+	if grep -q '^\(boot-fail\|kernel\):' "$verdict"; then
+		echo "FAIL  $boot/boot: $(grep '^\(boot-fail\|kernel\):' "$verdict" | head -3 | tr '\n' ' ')"
+		echo "      console log: $LOGS/$boot.console"
+		fail=$((fail + 1))
+	else
+		echo "PASS  $boot/boot ($(head -1 "$verdict" | sed 's/.*\(accel=[a-z]*\) \(secs=[0-9]*\).*/\1 \2/'), no kernel warnings)"
+		pass=$((pass + 1))
+	fi
+done
+[ "$xfail" -eq 0 ] || echo "($xfail known failures of the base kernel, listed in tests/known-failures, are counted as skipped)"
+echo "$pass passed, $fail failed, $((skip + xfail)) skipped"
+[ "$fail" -eq 0 ]
