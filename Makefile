@@ -4,13 +4,12 @@
 S := scripts
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	bench lint series bisect-check clean
+	lint series bisect-check clean
 
 help:
 	@echo "make check        build the debug kernel, boot it in QEMU, run every test (CI runs this)"
 	@echo "make demo         bench kernel: fault-in times and zero contents, stock vs pre-zeroed"
 	@echo "make check-long   the slow tests (stress, hotplug, sanitizers) that CI does not run"
-	@echo "make bench        benchmarks: unpatched base vs the series, one run, docs/BENCHMARKS.md"
 	@echo "make tree         unpack the base into build/linux and apply patches/ (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/linux's commits back to patches/"
 	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
@@ -50,9 +49,6 @@ check-long: deps build/linux/.git
 
 demo: deps build/linux/.git
 	@$(S)/demo.sh
-
-bench: deps build/linux/.git
-	@$(S)/bench.sh
 
 lint: deps build/linux/.git
 	@$(S)/lint.sh

@@ -9,7 +9,6 @@ start=$(now)
 mkdir -p "$BUILD/bench"
 for c in "$ROOT"/bench/*.c; do
 	p=$BUILD/bench/$(basename "$c" .c)
-	[ "$p" -nt "$c" ] && continue
 	gcc -O2 -std=gnu11 -Wall -Wextra -Werror -static -pthread -o "$p" "$c" ||
 		die "benchmark $(basename "$c") did not build"
 done

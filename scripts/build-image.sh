@@ -18,10 +18,16 @@ for a in $(/bin/busybox --list-full); do
 	[ -e "$root/$a" ] || ln -s /bin/busybox "$root/$a"
 done
 cp /bin/bash-static "$root/bin/bash"
+# Small stand-ins for tools busybox-static lacks (guest/bin).
+for f in "$ROOT"/guest/bin/*; do
+	rm -f "$root/usr/bin/$(basename "$f")"
+	cp "$f" "$root/usr/bin/"
+done
 echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp "$ROOT/guest/init" "$root/init"
+cp "$ROOT/guest/check-pool.sh" "$root/selftests/"
 cp -r "$ROOT/guest/plans" "$root/plans"
 [ -d "$sel" ] || die "no selftests at $sel: run scripts/build-selftests.sh"
 for f in "$sel"/*; do

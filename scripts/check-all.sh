@@ -8,6 +8,7 @@ set -eu
 
 planfile=${1:?usage: check-all.sh PLANFILE}
 start=$(now)
+rm -f "$LOGS/summary.txt"
 if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$ROOT/patches/series" ]; then
 	tree_n=$(git -C "$TREE" rev-list --count base..HEAD)
 	series_n=$(grep -c . "$ROOT/patches/series" || true)
@@ -23,4 +24,6 @@ done
 rc=0
 "$ROOT/scripts/check.sh" "$planfile" || rc=$?
 stage_done "all of $(basename "$planfile")" "$start"
+# The summary line comes last, for CI.
+[ -f "$LOGS/summary.txt" ] && cat "$LOGS/summary.txt"
 exit "$rc"

@@ -4,6 +4,7 @@
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 TREE=${TREE:-$BUILD/linux}
+# shellcheck disable=SC2034 # used by the scripts that source this
 LOGS=$BUILD/logs
 # shellcheck source=/dev/null
 . "$ROOT/BASE"

@@ -61,5 +61,8 @@ TAPEOF
 	fi
 done
 [ "$xfail" -eq 0 ] || echo "($xfail known failures of the base kernel, listed in tests/known-failures, are counted as skipped)"
-echo "$pass passed, $fail failed, $((skip + xfail)) skipped"
+line="$pass passed, $fail failed, $((skip + xfail)) skipped"
+mkdir -p "$LOGS"
+echo "$line" > "$LOGS/summary.txt"
+echo "$line"
 [ "$fail" -eq 0 ]

@@ -71,8 +71,17 @@ else
 	mv "$TREE.tmp" "$TREE"
 	git -C "$TREE" init -q -b main
 	git -C "$TREE" config core.autocrlf false
+	git -C "$TREE" config user.name "$PROJECT_NAME"
+	git -C "$TREE" config user.email "$PROJECT_EMAIL"
+	# Debian's .gitignore ignores everything at the top level, which
+	# would hide the files the series adds: drop those lines.
+	sed -i '/^# Debian packaging: ignore everything/,$d' "$TREE/.gitignore"
+	sed -i '$d' "$TREE/.gitignore"
 	git -C "$TREE" add -A -f .
-	git -C "$TREE" commit -q -m "Base: $PACKAGE $have"
+	git -C "$TREE" commit -q -m "Base: $PACKAGE $have
+
+Debian's .gitignore lines that ignore everything at the top level are
+dropped, so that files the series adds can be committed."
 	git -C "$TREE" tag base
 fi
 apply_series "$TREE"

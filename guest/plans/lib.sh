@@ -38,7 +38,7 @@ sysfs_set() {
 }
 
 emit "TAP version 13"
-echo "# plan $PLAN on $(uname -r), $(grep -c ^processor /proc/cpuinfo) cpus, nodes: $(ls -d /sys/devices/system/node/node* 2>/dev/null | wc -l)"
+echo "# plan $PLAN on $(uname -r), $(grep -c ^processor /proc/cpuinfo) cpus, nodes with memory: $(cat /sys/devices/system/node/has_memory 2>/dev/null)"
 echo "# cmdline: $(cat /proc/cmdline)"
 # shellcheck disable=SC1090
 . "/plans/$PLAN"

@@ -1,0 +1,45 @@
+#!/bin/sh
+# check-pool.sh [wait SIZE_KB]: with "wait", wait (up to 600 s) until every
+# free page of that size is zeroed, on every node. Then check that the
+# hugetlb counters are consistent for every size and node: nothing reserved
+# or surplus, zeroed_hugepages never above free_hugepages, the node sums
+# equal to the global values.
+rc=0
+if [ "$1" = wait ]; then
+	d=/sys/kernel/mm/hugepages/hugepages-$2kB
+	i=0
+	while [ "$(cat "$d/zeroed_hugepages")" != "$(cat "$d/free_hugepages")" ]; do
+		i=$((i + 1))
+		if [ "$i" -gt 600 ]; then
+			echo "# $d: zeroed $(cat "$d/zeroed_hugepages") of $(cat "$d/free_hugepages") after 600 s"
+			exit 1
+		fi
+		sleep 1
+	done
+	echo "# $d: all $(cat "$d/free_hugepages") free pages zeroed after ${i}s"
+	for n in /sys/devices/system/node/node*/hugepages/hugepages-"$2"kB; do
+		echo "# $n: free $(cat "$n/free_hugepages") zeroed $(cat "$n/zeroed_hugepages")"
+		[ "$(cat "$n/free_hugepages")" = "$(cat "$n/zeroed_hugepages")" ] || rc=1
+	done
+fi
+for d in /sys/kernel/mm/hugepages/hugepages-*; do
+	sz=${d##*/}
+	for f in resv_hugepages surplus_hugepages; do
+		[ "$(cat "$d/$f")" = 0 ] || { echo "# $sz: $f is $(cat "$d/$f")"; rc=1; }
+	done
+	[ -f "$d/zeroed_hugepages" ] || continue
+	nr=0 free=0 zeroed=0
+	for n in /sys/devices/system/node/node*/hugepages/"$sz"; do
+		nf=$(cat "$n/free_hugepages")
+		nz=$(cat "$n/zeroed_hugepages")
+		[ "$nz" -le "$nf" ] || { echo "# $n: zeroed $nz > free $nf"; rc=1; }
+		nr=$((nr + $(cat "$n/nr_hugepages")))
+		free=$((free + nf))
+		zeroed=$((zeroed + nz))
+	done
+	[ "$nr" = "$(cat "$d/nr_hugepages")" ] || { echo "# $sz: nodes sum to $nr pages, global $(cat "$d/nr_hugepages")"; rc=1; }
+	[ "$free" = "$(cat "$d/free_hugepages")" ] || { echo "# $sz: nodes sum to $free free, global $(cat "$d/free_hugepages")"; rc=1; }
+	[ "$zeroed" = "$(cat "$d/zeroed_hugepages")" ] || { echo "# $sz: nodes sum to $zeroed zeroed, global $(cat "$d/zeroed_hugepages")"; rc=1; }
+	echo "# $sz: nr $nr free $free zeroed $zeroed"
+done
+exit $rc

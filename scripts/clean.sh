@@ -1,0 +1,14 @@
+#!/bin/sh
+# Remove build/, unless build/linux holds commits that were not exported.
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ]; then
+	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
+		die "$TREE has uncommitted changes (FORCE=1 to remove anyway)"
+	n=$(git -C "$TREE" rev-list --count base..HEAD)
+	[ "$n" = "$(grep -c . "$ROOT/patches/series" || true)" ] ||
+		die "$TREE has commits that differ from patches/: 'make export' first (FORCE=1 to remove anyway)"
+fi
+rm -rf "$BUILD"
