@@ -6,7 +6,7 @@ set -eu
 
 PKGS="build-essential bc bison flex cpio kmod libelf-dev libssl-dev ccache
 rsync git qemu-system-x86 busybox-static bash-static libnuma-dev libcap-dev
-shellcheck gnuplot-nox python3 $PACKAGE"
+shellcheck gnuplot-nox python3 python3-ply python3-git sparse $PACKAGE"
 
 missing=
 for p in $PKGS; do
