@@ -35,6 +35,7 @@ for f in "$sel"/*; do
 done
 [ -d "$BUILD/bench" ] && find "$BUILD/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/bench/" \;
 strip "$root"/selftests/* "$root"/bench/* 2>/dev/null || true
-(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img.tmp"
+mv "$img.tmp" "$img"
 say "image: $img ($(du -m "$img" | cut -f1) MiB)"
 stage_done image "$start"

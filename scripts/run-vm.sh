@@ -58,7 +58,7 @@ timeout --foreground "$limit" qemu-system-x86_64 $cpu -machine pc \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$con" -serial "file:$tap" \
 	-kernel "$kernel" -initrd "$image" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 plan=$plan $*" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 harness_accel=$accel plan=$plan $*" \
 	${QEMU_EXTRA:-} </dev/null >"$LOGS/$name.qemu" 2>&1 || rc=$?
 secs=$(( $(now) - start ))
 

@@ -1,6 +1,9 @@
 # shellcheck shell=sh
 # Guest-side test runner: sources /plans/$PLAN, whose lines call
 #   t NAME COMMAND [ARGS...]   run a test: exit 0 passes, 4 skips, else fails
+#   skip NAME REASON            report a test this plan does not run, and why
+#   tcg_limit SECS              cap the next test at SECS under TCG (where a
+#                               test is known to need hours at emulation speed)
 #   hp SIZE_KB COUNT            set the pool of that size (all nodes)
 # and prints TAP to $TAP (and stdout). Every test runs under a timeout.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
@@ -8,21 +11,36 @@ n=0
 
 emit() { echo "$*"; echo "$*" >> "$TAP"; }
 
+# The accelerator the runner booted with (harness_accel= on the command line).
+accel=$(sed -n 's/.*harness_accel=\([a-z]*\).*/\1/p' /proc/cmdline)
+next_limit=
+
+tcg_limit() {
+	[ "$accel" = tcg ] && next_limit=$1
+}
+
 t() {
 	name=$1
 	shift
 	n=$((n + 1))
+	limit=${next_limit:-$TEST_TIMEOUT}
+	next_limit=
 	echo "# ---- $name: $*"
 	start=$(date +%s)
-	timeout "$TEST_TIMEOUT" "$@" < /dev/null
+	timeout "$limit" "$@" < /dev/null
 	rc=$?
 	secs=$(( $(date +%s) - start ))
 	case $rc in
 	0) emit "ok $n $name # time=${secs}s" ;;
 	4) emit "ok $n $name # SKIP exit=4 time=${secs}s" ;;
-	143|124) emit "not ok $n $name # TIMEOUT after ${TEST_TIMEOUT}s" ;;
+	143|124) emit "not ok $n $name # TIMEOUT after ${limit}s" ;;
 	*) emit "not ok $n $name # exit=$rc time=${secs}s" ;;
 	esac
+}
+
+skip() {
+	n=$((n + 1))
+	emit "ok $n $1 # SKIP $2"
 }
 
 hp() {
