@@ -15,7 +15,7 @@ known_reason() {
 	grep -v '^#' "$known" | while read -r b t reason; do
 		# shellcheck disable=SC2254
 		case $1 in $b) [ "$t" = "$2" ] && { echo "$reason"; break; } ;; esac
-	done
+	done || :
 }
 
 for boot in "$@"; do
