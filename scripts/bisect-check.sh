@@ -6,7 +6,7 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-head=$(git -C "$TREE" rev-parse HEAD)
+head=$(git -C "$TREE" symbolic-ref -q --short HEAD || git -C "$TREE" rev-parse HEAD)
 [ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes"
 rc=0
@@ -26,5 +26,5 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 		say "PASS  $subject"
 	fi
 done
-git -C "$TREE" checkout -q "$head" 2>/dev/null || git -C "$TREE" checkout -q main
+git -C "$TREE" checkout -q "$head"
 exit "$rc"
