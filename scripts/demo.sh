@@ -23,7 +23,7 @@ tr -d '\r' < "$LOGS/demo.console" | awk '
 		v = substr($0, RSTART + 14, RLENGTH - 14)
 		match($0, /"pages":[0-9]+/)
 		pages[sec] = substr($0, RSTART + 8, RLENGTH - 8)
-		n[sec]++; val[sec, n[sec]] = v
+		n[sec]++; val[sec, n[sec]] = v + 0
 	}
 	function median(s,   i, j, t, m) {
 		m = n[s]
@@ -39,7 +39,7 @@ tr -d '\r' < "$LOGS/demo.console" | awk '
 			s = "fault-" sizes[k] "-stock"; p = "fault-" sizes[k] "-prezeroed"
 			if (!n[s]) continue
 			ms = median(s)
-			if (n[p]) { mp = median(p); printf "%-6s %6d %16.1f %16.1f %7.1fx\n", sizes[k], pages[s], ms, mp, mp > 0 ? ms / mp : 0 }
+			if (n[p]) { mp = median(p); printf "%-6s %6d %16.1f %16.1f %7.1fx\n", sizes[k], pages[s], ms, mp, (mp > 0 ? ms / mp : 0) }
 			else printf "%-6s %6d %16.1f %16s\n", sizes[k], pages[s], ms, "-"
 		}
 	}'
