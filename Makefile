@@ -12,7 +12,7 @@ help:
 	@echo "make check-long   the slow tests (stress, hotplug, sanitizers) that CI does not run"
 	@echo "make tree         unpack the base into build/linux and apply patches/ (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/linux's commits back to patches/"
-	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
+	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench)"
 	@echo "make lint         shellcheck the harness, checkpatch --strict every patch"
 	@echo "make series       a ready-to-send series in build/series/"
 	@echo "make bisect-check build the tree after every patch"

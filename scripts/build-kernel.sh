@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build a guest kernel out of tree: build-kernel.sh FLAVOUR [SRC [OBJ]]
-# FLAVOUR is debug, bench or kasan: configs/common.config, configs/prezero.config
+# FLAVOUR is debug or bench: configs/common.config, configs/prezero.config
 # and configs/FLAVOUR.config on top of tinyconfig. The config is only
 # replaced when it changed, so rebuilds are incremental; ccache is used.
 set -eu
@@ -13,11 +13,7 @@ obj=${3:-$BUILD/obj-$flavour}
 [ -f "$ROOT/configs/$flavour.config" ] || die "no configs/$flavour.config"
 [ -f "$src/Makefile" ] || die "no kernel tree at $src: run 'make tree'"
 
-frags="$ROOT/configs/common.config $ROOT/configs/prezero.config"
-case $flavour in
-kasan) frags="$frags $ROOT/configs/debug.config" ;;
-esac
-frags="$frags $ROOT/configs/$flavour.config"
+frags="$ROOT/configs/common.config $ROOT/configs/prezero.config $ROOT/configs/$flavour.config"
 
 start=$(now)
 mkdir -p "$obj" "$LOGS"
