@@ -60,7 +60,7 @@ TAPEOF
 		pass=$((pass + 1))
 	fi
 done
-[ "$xfail" -eq 0 ] || echo "($xfail known failures of the base kernel, listed in tests/known-failures, are counted as skipped)"
+[ "$xfail" -eq 0 ] || echo "($xfail known failures, listed with their reasons in tests/known-failures, are counted as skipped)"
 line="$pass passed, $fail failed, $((skip + xfail)) skipped"
 mkdir -p "$LOGS"
 echo "$line" > "$LOGS/summary.txt"
