@@ -9,7 +9,6 @@ set -eu
 
 planfile=${1:-$ROOT/tests/check.plan}
 boots=
-failed=0
 while read -r name flavour gplan mem limit cmdline; do
 	case $name in ''|'#'*) continue ;; esac
 	# shellcheck disable=SC2254
@@ -17,9 +16,11 @@ while read -r name flavour gplan mem limit cmdline; do
 	boots="$boots $name"
 	say "== boot $name ($flavour kernel, plan $gplan, ${mem} MiB): $cmdline"
 	KERNEL=$BUILD/obj-$flavour/arch/x86/boot/bzImage MEM=$mem TIMEOUT=$limit \
-		"$ROOT/scripts/run-vm.sh" "$name" "$gplan" "$cmdline" || failed=1
+		"$ROOT/scripts/run-vm.sh" "$name" "$gplan" "$cmdline" || :
 done < "$planfile"
 [ -n "$boots" ] || die "no boot in $planfile matches ONLY=${ONLY:-}"
+# The verdict is the summary's alone: run-vm.sh exits 1 for any "not ok",
+# known failures included, while summarize.sh knows which are listed in
+# tests/known-failures and also fails a boot that did not run or finish.
 # shellcheck disable=SC2086
-"$ROOT/scripts/summarize.sh" $boots || failed=1
-exit "$failed"
+exec "$ROOT/scripts/summarize.sh" $boots
