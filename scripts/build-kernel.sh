@@ -12,12 +12,15 @@ src=${2:-$TREE}
 obj=${3:-$BUILD/obj-$flavour}
 [ -f "$ROOT/configs/$flavour.config" ] || die "no configs/$flavour.config"
 [ -f "$src/Makefile" ] || die "no kernel tree at $src: run 'make tree'"
+src=$(cd "$src" && pwd)
+mkdir -p "$obj"
+obj=$(cd "$obj" && pwd)
 
 frags="$ROOT/configs/common.config $ROOT/configs/prezero.config $ROOT/configs/$flavour.config"
 
 start=$(now)
 mkdir -p "$obj" "$LOGS"
-log=$LOGS/build-$flavour.log
+log=$LOGS/build-$flavour${3:+-$(basename "$obj")}.log
 kmake() { make -C "$src" O="$obj" CC="ccache gcc" -j"$JOBS" "$@"; }
 
 new=$obj/config.new
