@@ -1,6 +1,7 @@
 #!/bin/sh
 # Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
-# selftests from build/selftests and the benchmarks from build/bench.
+# guest's checks (guest/*.sh), the selftests from build/selftests and the
+# benchmarks from build/bench.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -27,7 +28,8 @@ echo 'root:x:0:0:root:/root:/bin/sh' > "$root/etc/passwd"
 echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >> "$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp "$ROOT/guest/init" "$root/init"
-cp "$ROOT/guest/check-pool.sh" "$root/selftests/"
+# The guest's own checks (check-pool.sh, ...) run from the selftests' directory.
+cp "$ROOT"/guest/*.sh "$root/selftests/"
 cp -r "$ROOT/guest/plans" "$root/plans"
 [ -d "$sel" ] || die "no selftests at $sel: run scripts/build-selftests.sh"
 for f in "$sel"/*; do

@@ -6,7 +6,9 @@
 # the verdict to build/logs/NAME.verdict. Exit 0 only if every test passed or
 # skipped and the kernel complained about nothing.
 # Environment: KERNEL, IMAGE, MEM (MiB, default 4096), CPUS (2), NODES (2),
-# TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA.
+# TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA, and
+# HOTPLUG_MIB: add one more NUMA node, with no CPU and no boot memory, and a
+# pc-dimm of that many MiB on it (its memory blocks start offline).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,6 +22,7 @@ mem=${MEM:-4096}
 cpus=${CPUS:-2}
 nodes=${NODES:-2}
 limit=${TIMEOUT:-1800}
+hotplug=${HOTPLUG_MIB:-0}
 [ -f "$kernel" ] || die "no kernel $kernel: run 'make kernel'"
 [ -f "$image" ] || die "no image $image: run 'make image'"
 mkdir -p "$LOGS"
@@ -49,12 +52,19 @@ while [ "$c" -lt "$cpus" ]; do
 	numa="$numa -numa cpu,node-id=$((c % nodes)),socket-id=$c"
 	c=$((c + 1))
 done
+# The hot-pluggable node: QEMU's SRAT gives the hotplug range to the last
+# node, and the dimm's _PXM names it, so all its memory is the dimm's.
+if [ "$hotplug" -gt 0 ]; then
+	numa="$numa -numa node,nodeid=$nodes"
+	numa="$numa -object memory-backend-ram,id=hp0,size=${hotplug}M"
+	numa="$numa -device pc-dimm,id=dimm0,memdev=hp0,node=$nodes"
+fi
 
 start=$(now)
 rc=0
 # shellcheck disable=SC2086
 timeout --foreground "$limit" qemu-system-x86_64 $cpu -machine pc \
-	-smp "$cpus",sockets="$cpus" -m "${mem}M,slots=4,maxmem=$((mem + 4096))M" $numa \
+	-smp "$cpus",sockets="$cpus" -m "${mem}M,slots=4,maxmem=$((mem + hotplug + 4096))M" $numa \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$con" -serial "file:$tap" \
 	-kernel "$kernel" -initrd "$image" \

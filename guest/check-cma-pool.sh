@@ -1,0 +1,54 @@
+#!/bin/sh
+# check-cma-pool.sh SIZE_KB COUNT: grow the pool of that (gigantic) size to
+# COUNT pages at run time and check that they come from CMA (hugetlb_cma=:
+# that much more CMA is in use), get zeroed, and that the counters agree;
+# shrink it to 0 and check that CMA has them back; grow it again and shrink
+# it at once, while the pages are being zeroed; then grow it once more and
+# leave it zeroed, for the tests that follow.
+sz=$1
+count=$2
+d=/sys/kernel/mm/hugepages/hugepages-${sz}kB
+dir=$(dirname "$0")
+want=$((count * sz))
+# A little CMA memory may come and go with other movable allocations.
+slack=16384
+cma() { awk -v f="Cma$1:" '$1 == f { print $2 }' /proc/meminfo; }
+ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
+fail() { echo "# $*"; exit 1; }
+# set_pool N: set the pool size, check it got there.
+set_pool() {
+	echo "$1" > "$d/nr_hugepages" || fail "cannot write $1 to $d/nr_hugepages"
+	[ "$(cat "$d/nr_hugepages")" = "$1" ] || fail "asked for $1 pages, got $(cat "$d/nr_hugepages")"
+}
+# cma_back: CMA has every page back.
+cma_back() {
+	now=$(cma Free)
+	echo "# pool $(cat "$d/nr_hugepages"): CmaFree ${now} kB (${free0} kB before)"
+	[ "$now" -ge $((free0 - slack)) ] || fail "CMA did not get the pages back: CmaFree $now kB, was $free0 kB"
+}
+
+total=$(cma Total)
+free0=$(cma Free)
+echo "# CmaTotal $total kB, CmaFree $free0 kB"
+[ "${total:-0}" -ge "$want" ] || fail "not enough CMA for $count ${sz}kB pages (hugetlb_cma= on the command line?)"
+[ "$(cat "$d/nr_hugepages")" = 0 ] || fail "the ${sz}kB pool is not empty at the start"
+
+set_pool "$count"
+inuse=$((total - $(cma Free)))
+echo "# $count ${sz}kB pages allocated: $inuse kB of CMA in use"
+[ "$inuse" -ge "$want" ] || fail "the pages did not come from CMA"
+"$dir/check-pool.sh" wait "$sz" || exit 1
+set_pool 0
+cma_back
+
+# Shrink while the pages are being zeroed: each is taken back from the thread.
+steal=$(ev htlb_prezero_steal)
+set_pool "$count"
+echo "# zeroed $(cat "$d/zeroed_hugepages") of $(cat "$d/free_hugepages") when shrinking"
+set_pool 0
+echo "# $(( $(ev htlb_prezero_steal) - steal )) pages taken from the threads"
+cma_back
+"$dir/check-pool.sh" || exit 1
+
+set_pool "$count"
+"$dir/check-pool.sh" wait "$sz"

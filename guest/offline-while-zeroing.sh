@@ -1,0 +1,23 @@
+#!/bin/sh
+# offline-while-zeroing.sh NODE: make every free 2 MiB page dirty (all on
+# NODE: the other nodes have none), set NODE's zeroed_reserve to max, and
+# offline NODE's memory at once, while its khugezerod thread zeroes them:
+# offlining dissolves free huge pages, and takes back the one being zeroed.
+# Prints, and leaves in /tmp/offline-while-zeroing as "ZEROED FREE STEALS",
+# how many pages were zeroed when the offlining began and how many pages
+# it took from the thread (htlb_prezero_steal).
+nd=/sys/devices/system/node/node$1/hugepages/hugepages-2048kB
+dir=$(dirname "$0")
+ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
+echo 0 > "$nd/zeroed_reserve" || exit 1
+"$dir/dirty-free-pages.sh" 2048 || exit 1
+steal=$(ev htlb_prezero_steal)
+echo max > "$nd/zeroed_reserve" || exit 1
+zeroed=$(cat "$nd/zeroed_hugepages")
+free=$(cat "$nd/free_hugepages")
+"$dir/node-memory.sh" "$1" offline
+rc=$?
+steal=$(( $(ev htlb_prezero_steal) - steal ))
+echo "$zeroed $free $steal" > /tmp/offline-while-zeroing
+echo "# offlining began with $zeroed of $free free pages zeroed; $steal taken from the thread"
+exit $rc
