@@ -129,12 +129,17 @@ static struct prim prims[] = {
 static const size_t pieces[] = { 4096UL, 64UL << 10, 2UL << 20, 1UL << 30 };
 #define NPIECES (sizeof(pieces) / sizeof(pieces[0]))
 
+/* Selected by -p and -c; everything by default. */
+static int prim_on[NPRIMS], piece_on[NPIECES];
+
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-s size] [-r reps] [-j]\n"
+		"usage: %s [-s size] [-r reps] [-p prim,..] [-c piece,..] [-j]\n"
 		"  -s size  buffer size, K/M/G suffix (default 1G, multiple of 2M)\n"
 		"  -r reps  repetitions per measurement (default 5)\n"
+		"  -p list  only these primitives (comma-separated names)\n"
+		"  -c list  only these pieces (comma-separated, of 4K 64K 2M 1G)\n"
 		"  -j       JSON output, one object per line\n"
 		"Primitives: stosb_4k stosb stosq_4k movnti avx2_nt clzero memset;\n"
 		"pieces 4K 64K 2M 1G (pieces larger than the buffer are skipped).\n",
@@ -159,6 +164,46 @@ static size_t parse_size(const char *s)
 	if (*end == 'B' || *end == 'b')
 		end++;
 	return *end ? 0 : v;
+}
+
+/* No -p (or no -c): select every one. */
+static void select_all(int *on, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (on[i])
+			return;
+	for (size_t i = 0; i < n; i++)
+		on[i] = 1;
+}
+
+/* -p: select the named primitives; 0 if a name is unknown. */
+static int select_prims(char *list)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		size_t i;
+
+		for (i = 0; i < NPRIMS && strcmp(tok, prims[i].name); i++)
+			;
+		if (i == NPRIMS)
+			return 0;
+		prim_on[i] = 1;
+	}
+	return 1;
+}
+
+/* -c: select the given piece sizes; 0 if one is not among the pieces. */
+static int select_pieces(char *list)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		size_t v = parse_size(tok), j;
+
+		for (j = 0; j < NPIECES && pieces[j] != v; j++)
+			;
+		if (j == NPIECES)
+			return 0;
+		piece_on[j] = 1;
+	}
+	return 1;
 }
 
 static const char *fmt_size(size_t n)
@@ -241,7 +286,7 @@ int main(int argc, char **argv)
 	cpu_set_t set;
 	char *buf;
 
-	while ((opt = getopt(argc, argv, "s:r:jh")) != -1) {
+	while ((opt = getopt(argc, argv, "s:r:p:c:jh")) != -1) {
 		switch (opt) {
 		case 's':
 			size = parse_size(optarg);
@@ -257,6 +302,18 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case 'p':
+			if (!select_prims(optarg)) {
+				fprintf(stderr, "bad primitive list '%s'\n", optarg);
+				return 1;
+			}
+			break;
+		case 'c':
+			if (!select_pieces(optarg)) {
+				fprintf(stderr, "bad piece list '%s' (4K 64K 2M 1G)\n", optarg);
+				return 1;
+			}
+			break;
 		case 'j':
 			json = 1;
 			break;
@@ -266,6 +323,8 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage(argv[0]);
+	select_all(prim_on, NPRIMS);
+	select_all(piece_on, NPIECES);
 
 	cpu = sched_getcpu();
 	if (cpu < 0) {
@@ -291,6 +350,8 @@ int main(int argc, char **argv)
 		       "primitive", "piece", "median", "min", "max");
 
 	for (size_t i = 0; i < NPRIMS; i++) {
+		if (!prim_on[i])
+			continue;
 		if (!prims[i].avail) {
 			if (json)
 				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":false}\n",
@@ -302,7 +363,7 @@ int main(int argc, char **argv)
 		for (size_t j = 0; j < NPIECES; j++) {
 			size_t piece = pieces[j];
 
-			if (piece > size)
+			if (piece > size || !piece_on[j])
 				continue;
 			for (int r = -1; r < reps; r++) {	/* r = -1: warm-up */
 				double t0 = now_ns();

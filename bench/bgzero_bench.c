@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bgzero_bench.c - rate at which the pre-zeroing threads clear a dirty pool
+ *
+ * Sets zeroed_reserve of one huge page size to "max" (unless -n), then polls
+ * the htlb_prezero_zeroed counter of /proc/vmstat (folios zeroed, any size)
+ * and zeroed_hugepages of that size until every free page of the size is
+ * zeroed, and reports bytes zeroed / time as GB/s with the samples.  Make
+ * the pool dirty first (zeroed_reserve=0 on every size, then fault the pages
+ * in and free them, or shrink and regrow the pool) and keep the other sizes
+ * from having work, or their folios are counted too.  One JSON line; the
+ * samples are [ms since the reserve was set, folios zeroed] at every poll
+ * where the counter moved.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXSAMPLES 20000
+
+static void __attribute__((noreturn)) usage(const char *prog)
+{
+	fprintf(stderr,
+		"usage: %s [-S 2M|1G] [-i ms] [-X secs] [-n]\n"
+		"  -S  huge page size (default: system default huge page size)\n"
+		"  -i  sampling interval in milliseconds (default 20)\n"
+		"  -X  give up after this many seconds (default 120)\n"
+		"  -n  do not write max to zeroed_reserve, only watch\n"
+		"Exits 4 if the kernel has no pre-zeroing (no zeroed_hugepages).\n",
+		prog);
+	exit(1);
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+static long hp_attr(unsigned long kb, const char *attr)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/%s", kb, attr);
+	return read_long(path);
+}
+
+static long vmstat(const char *name)
+{
+	FILE *f = fopen("/proc/vmstat", "r");
+	char key[64];
+	long v, ret = -1;
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %ld", key, &v) == 2)
+		if (!strcmp(key, name)) {
+			ret = v;
+			break;
+		}
+	fclose(f);
+	return ret;
+}
+
+static unsigned long default_hpage_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[256];
+	unsigned long kb = 2048;
+
+	if (!f)
+		return kb;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb;
+}
+
+static struct sample {
+	double ms;
+	long zeroed;
+} samples[MAXSAMPLES];
+
+int main(int argc, char **argv)
+{
+	unsigned long kb = 0;
+	int interval = 20, timeout = 120, watch = 0, ns = 0, timed_out = 0, opt;
+	long free0, zeroed0, dirty, vm0, vm = 0, last = 0, z = 0, f = 0;
+	double t0, t = 0, first = -1;
+	char path[128];
+	size_t psz;
+	FILE *rf;
+
+	while ((opt = getopt(argc, argv, "S:i:X:nh")) != -1) {
+		switch (opt) {
+		case 'S':
+			if (!strcasecmp(optarg, "2M"))
+				kb = 2048;
+			else if (!strcasecmp(optarg, "1G"))
+				kb = 1048576;
+			else
+				usage(argv[0]);
+			break;
+		case 'i': interval = atoi(optarg); break;
+		case 'X': timeout = atoi(optarg); break;
+		case 'n': watch = 1; break;
+		default: usage(argv[0]);
+		}
+	}
+	if (optind != argc || interval < 1 || timeout < 1)
+		usage(argv[0]);
+	if (!kb)
+		kb = default_hpage_kb();
+	psz = kb << 10;
+
+	zeroed0 = hp_attr(kb, "zeroed_hugepages");
+	vm0 = vmstat("htlb_prezero_zeroed");
+	if (zeroed0 < 0 || vm0 < 0) {
+		printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":false}\n", kb);
+		return 4;
+	}
+	free0 = hp_attr(kb, "free_hugepages");
+	dirty = free0 - zeroed0;
+	if (dirty <= 0) {
+		fprintf(stderr, "no dirty free %lu kB pages (free %ld, zeroed %ld): set "
+			"zeroed_reserve to 0, then dirty the pool\n", kb, free0, zeroed0);
+		return 1;
+	}
+
+	t0 = now_us();
+	if (!watch) {
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/hugepages/hugepages-%lukB/zeroed_reserve", kb);
+		rf = fopen(path, "w");
+		if (!rf || fputs("max\n", rf) == EOF || fclose(rf)) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			return 1;
+		}
+	}
+	for (;;) {
+		usleep(interval * 1000);
+		t = now_us();
+		vm = vmstat("htlb_prezero_zeroed") - vm0;
+		z = hp_attr(kb, "zeroed_hugepages");
+		f = hp_attr(kb, "free_hugepages");
+		if (vm > 0 && first < 0)
+			first = t - t0;
+		if (z < f && t - t0 > timeout * 1e6) {
+			timed_out = 1;
+			fprintf(stderr, "warning: timeout: zeroed %ld < free %ld\n", z, f);
+		}
+		/* Samples where the counter moved, and the last one. */
+		if (ns < MAXSAMPLES && (vm != last || z >= f || timed_out))
+			samples[ns++] = (struct sample){ (t - t0) / 1e3, vm };
+		last = vm;
+		if (z >= f || timed_out)
+			break;
+	}
+
+	printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":true,\"interval_ms\":%d,"
+	       "\"dirty_pages\":%ld,\"bytes\":%zu,\"zeroed_pages\":%ld,\"total_us\":%.0f,"
+	       "\"first_us\":%.0f,\"gbps\":%.3f,\"timeout\":%s,\"samples\":[",
+	       kb, interval, dirty, dirty * psz, vm, t - t0, first,
+	       vm * (double)psz / ((t - t0) * 1e3), timed_out ? "true" : "false");
+	for (int i = 0; i < ns; i++)
+		printf("%s[%.1f,%ld]", i ? "," : "", samples[i].ms, samples[i].zeroed);
+	printf("]}\n");
+	return timed_out;
+}

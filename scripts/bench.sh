@@ -1,0 +1,56 @@
+#!/bin/sh
+# make bench: build the unpatched base (build/linux-base, a worktree of
+# build/linux at tag "base") and the patched tree as bench kernels, boot each
+# with the same QEMU settings to run guest/plans/bench, and print one table.
+# scripts/bench-report.py writes build/bench/results.json, table.txt and
+# fault-latency.png, and docs/BENCHMARKS.md.
+# Environment: BENCH_REPS (repetitions, default 5), BENCH_1G=all (every
+# method and mapping for 1 GiB pages too: about 4 minutes more per
+# configuration), ACCEL, TIMEOUT (per boot, default 1800 s).
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+start=$(now)
+base=$BUILD/linux-base
+git -C "$TREE" rev-parse -q --verify 'base^{commit}' >/dev/null ||
+	die "$TREE has no tag base: run 'make tree'"
+want=$(git -C "$TREE" rev-parse 'base^{commit}')
+if [ ! -e "$base/.git" ]; then
+	[ ! -e "$base" ] || [ -z "$(ls -A "$base")" ] ||
+		die "$base exists and is not a worktree of $TREE: remove it"
+	git -C "$TREE" worktree prune
+	git -C "$TREE" worktree add -q --detach "$base" base
+else
+	head=$(git -C "$base" rev-parse HEAD 2>/dev/null) ||
+		die "$base is a stale worktree: remove it and run again"
+	if [ "$head" != "$want" ]; then
+		git -C "$base" checkout -q --detach "$want" ||
+			die "cannot put $base at tag base (local changes?)"
+	fi
+fi
+
+"$ROOT/scripts/build-kernel.sh" bench "$base" "$BUILD/obj-base-bench"
+"$ROOT/scripts/build-kernel.sh" bench
+"$ROOT/scripts/build-selftests.sh"
+"$ROOT/scripts/build-bench.sh"
+"$ROOT/scripts/build-image.sh"
+
+cmdline="hugepagesz=1G hugepages=2 hugepagesz=2M"
+[ -z "${BENCH_REPS:-}" ] || cmdline="$cmdline bench_reps=$BENCH_REPS"
+[ -z "${BENCH_1G:-}" ] || cmdline="$cmdline bench_1g=$BENCH_1G"
+rc=0
+KERNEL=$BUILD/obj-base-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} \
+	"$ROOT/scripts/run-vm.sh" bench-stock bench "$cmdline" || rc=$?
+KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} \
+	"$ROOT/scripts/run-vm.sh" bench-patched bench "$cmdline" || rc=$?
+
+say ""
+python3 "$ROOT/scripts/bench-report.py" "$LOGS" "$BUILD/bench" "$ROOT/docs/BENCHMARKS.md" ||
+	die "no report (see $LOGS/bench-stock.console and bench-patched.console)"
+say ""
+say "raw figures: $BUILD/bench/results.json; plot: $BUILD/bench/fault-latency.png;" \
+	"written up in docs/BENCHMARKS.md"
+[ "$rc" -eq 0 ] || say "a boot failed: see $LOGS/bench-stock.verdict and bench-patched.verdict"
+stage_done bench "$start"
+exit "$rc"
