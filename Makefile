@@ -4,11 +4,12 @@
 S := scripts
 .DEFAULT_GOAL := help
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	lint series bisect-check clean
+	bench lint series bisect-check config-matrix clean
 
 help:
 	@echo "make check        build the debug kernel, boot it in QEMU, run every test (CI runs this)"
 	@echo "make demo         bench kernel: fault-in times and zero contents, stock vs pre-zeroed"
+	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
 	@echo "make check-long   the slow tests (stress, hotplug, sanitizers) that CI does not run"
 	@echo "make tree         unpack the base into build/linux and apply patches/ (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/linux's commits back to patches/"
@@ -16,8 +17,9 @@ help:
 	@echo "make lint         shellcheck the harness, checkpatch --strict every patch"
 	@echo "make series       a ready-to-send series in build/series/"
 	@echo "make bisect-check build the tree after every patch"
+	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
 	@echo "make clean        remove build/ (refuses if build/linux has unexported commits)"
-	@echo "Variables: ACCEL=auto|kvm|tcg  ONLY=boot-glob  JOBS=n  FLAVOUR=debug"
+	@echo "Variables: ACCEL=auto|kvm|tcg  ONLY=boot-glob  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
 	@$(S)/install-deps.sh
@@ -50,6 +52,9 @@ check-long: deps build/linux/.git
 demo: deps build/linux/.git
 	@$(S)/demo.sh
 
+bench: deps build/linux/.git
+	@$(S)/bench.sh
+
 lint: deps build/linux/.git
 	@$(S)/lint.sh
 
@@ -58,6 +63,9 @@ series: build/linux/.git
 
 bisect-check: deps build/linux/.git
 	@$(S)/bisect-check.sh
+
+config-matrix: deps build/linux/.git
+	@$(S)/config-matrix.sh
 
 clean:
 	@$(S)/clean.sh

@@ -6,7 +6,8 @@ set -eu
 
 PKGS="build-essential bc bison flex cpio kmod libelf-dev libssl-dev ccache
 rsync git qemu-system-x86 busybox-static bash-static libnuma-dev libcap-dev
-shellcheck gnuplot-nox python3 python3-ply python3-git sparse $PACKAGE"
+shellcheck gnuplot-nox python3 python3-ply python3-git sparse $PACKAGE
+linux-config-${PACKAGE#linux-source-}"
 
 missing=
 for p in $PKGS; do
