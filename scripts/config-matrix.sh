@@ -247,8 +247,25 @@ select_objs() {
 build_objs() {
 	for bo_o in $built; do rm -f "$2/$bo_o"; done
 	bo_rc=0
-	# shellcheck disable=SC2086 # $built and $check are lists of words
-	kmake "$1" "$2" -k --output-sync=target W=1 $check $built >"$3" 2>&1 || bo_rc=$?
+	# Objects under arch/ first, on their own and with one job: Kbuild
+	# reaches arch/x86/lib/ twice in one descent (core-y and libs-y), and
+	# two jobs racing on one single-target object fail in fixdep.
+	bo_arch='' bo_rest=''
+	for bo_o in $built; do
+		case $bo_o in
+		arch/*) bo_arch="$bo_arch $bo_o" ;;
+		*) bo_rest="$bo_rest $bo_o" ;;
+		esac
+	done
+	: >"$3"
+	if [ -n "$bo_arch" ]; then
+		# shellcheck disable=SC2086 # $bo_arch and $check are lists of words
+		kmake "$1" "$2" -j1 -k W=1 $check $bo_arch >>"$3" 2>&1 || bo_rc=$?
+	fi
+	if [ -n "$bo_rest" ]; then
+		# shellcheck disable=SC2086 # $bo_rest and $check are lists of words
+		kmake "$1" "$2" -k --output-sync=target W=1 $check $bo_rest >>"$3" 2>&1 || bo_rc=$?
+	fi
 	cat "$3" >>"$log"
 	missing=''
 	for bo_o in $built; do
