@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAXSAMPLES 20000
 
 static void __attribute__((noreturn)) usage(const char *prog)
@@ -33,67 +35,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		"Exits 4 if the kernel has no pre-zeroing (no zeroed_hugepages).\n",
 		prog);
 	exit(1);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static long hp_attr(unsigned long kb, const char *attr)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/%s", kb, attr);
-	return read_long(path);
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	fclose(f);
-	return ret;
-}
-
-static unsigned long default_hpage_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long kb = 2048;
-
-	if (!f)
-		return kb;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
 }
 
 static struct sample {
@@ -114,11 +55,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "S:i:X:nh")) != -1) {
 		switch (opt) {
 		case 'S':
-			if (!strcasecmp(optarg, "2M"))
-				kb = 2048;
-			else if (!strcasecmp(optarg, "1G"))
-				kb = 1048576;
-			else
+			kb = parse_hpage_size(optarg);
+			if (!kb)
 				usage(argv[0]);
 			break;
 		case 'i': interval = atoi(optarg); break;

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #ifndef MAP_HUGE_SHIFT
 #define MAP_HUGE_SHIFT 26
 #endif
@@ -43,62 +45,6 @@ static void __attribute__((noreturn)) die(const char *what)
 {
 	fprintf(stderr, "%s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static long hp_free(unsigned long kb)
-{
-	char path[128];
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/free_hugepages", kb);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	fclose(f);
-	return ret;
-}
-
-static unsigned long default_hpage_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long kb = 2048;
-
-	if (!f)
-		return kb;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
 }
 
 static void print_delta(const char *name, long before, long after)
@@ -128,11 +74,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "S:k:t:d:i:h")) != -1) {
 		switch (opt) {
 		case 'S':
-			if (!strcasecmp(optarg, "2M"))
-				kb = 2048;
-			else if (!strcasecmp(optarg, "1G"))
-				kb = 1048576;
-			else
+			kb = parse_hpage_size(optarg);
+			if (!kb)
 				usage(argv[0]);
 			break;
 		case 'k': k = atol(optarg); break;
@@ -152,7 +95,7 @@ int main(int argc, char **argv)
 	if (!kb)
 		kb = default_hpage_kb();
 	if (k < 0)
-		k = hp_free(kb);
+		k = hp_attr(kb, "free_hugepages");
 	if (k <= 0) {
 		fprintf(stderr, "no free %lu kB huge pages\n", kb);
 		return 1;
@@ -186,7 +129,7 @@ int main(int argc, char **argv)
 		}
 		if (p == MAP_FAILED) {
 			fprintf(stderr, "mmap %ld x %lu kB: %s (free_hugepages=%ld)\n",
-				k, kb, strerror(errno), hp_free(kb));
+				k, kb, strerror(errno), hp_attr(kb, "free_hugepages"));
 			return 1;
 		}
 		for (long i = 0; i < k; i++) {

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
@@ -52,69 +54,8 @@ static void __attribute__((noreturn)) die(const char *what)
 	exit(1);
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* Read one number from a file; -1 if it cannot be read. */
-static long read_long(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (!f)
-		return -1;
-	if (fscanf(f, "%ld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
-}
-
-static long hp_attr(unsigned long kb, const char *attr)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/kernel/mm/hugepages/hugepages-%lukB/%s", kb, attr);
-	return read_long(path);
-}
-
 /* /proc/vmstat counter, -1 if absent. */
-static long vmstat(const char *name)
-{
-	FILE *f = fopen("/proc/vmstat", "r");
-	char key[64];
-	long v, ret = -1;
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %ld", key, &v) == 2)
-		if (!strcmp(key, name)) {
-			ret = v;
-			break;
-		}
-	fclose(f);
-	return ret;
-}
-
-static unsigned long default_hpage_kb(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[256];
-	unsigned long kb = 2048;
-
-	if (!f)
-		return kb;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb;
-}
-
 static void print_delta(const char *name, long before, long after)
 {
 	if (before < 0 || after < 0)
