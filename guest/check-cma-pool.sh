@@ -34,8 +34,8 @@ echo "# CmaTotal $total kB, CmaFree $free0 kB"
 [ "$(cat "$d/nr_hugepages")" = 0 ] || fail "the ${sz}kB pool is not empty at the start"
 
 set_pool "$count"
-inuse=$((total - $(cma Free)))
-echo "# $count ${sz}kB pages allocated: $inuse kB of CMA in use"
+inuse=$((free0 - $(cma Free)))
+echo "# $count ${sz}kB pages allocated: $inuse kB of CMA taken by them"
 [ "$inuse" -ge "$want" ] || fail "the pages did not come from CMA"
 "$dir/check-pool.sh" wait "$sz" || exit 1
 set_pool 0

@@ -23,13 +23,14 @@ cpus=${CPUS:-2}
 nodes=${NODES:-2}
 limit=${TIMEOUT:-1800}
 hotplug=${HOTPLUG_MIB:-0}
-[ -f "$kernel" ] || die "no kernel $kernel: run 'make kernel'"
-[ -f "$image" ] || die "no image $image: run 'make image'"
 mkdir -p "$LOGS"
 con=$LOGS/$name.console
 tap=$LOGS/$name.tap
 verdict=$LOGS/$name.verdict
+# No result of an earlier run may survive a boot that does not happen.
 rm -f "$con" "$tap" "$verdict"
+[ -f "$kernel" ] || die "no kernel $kernel: run 'make kernel'"
+[ -f "$image" ] || die "no image $image: run 'make image'"
 : > "$tap"
 
 accel=$("$ROOT/scripts/detect-accel.sh" "$kernel" "$image")
@@ -54,7 +55,9 @@ while [ "$c" -lt "$cpus" ]; do
 done
 # The hot-pluggable node: QEMU's SRAT gives the hotplug range to the last
 # node, and the dimm's _PXM names it, so all its memory is the dimm's.
+hpword=
 if [ "$hotplug" -gt 0 ]; then
+	hpword=" harness_hotplug=$hotplug"
 	numa="$numa -numa node,nodeid=$nodes"
 	numa="$numa -object memory-backend-ram,id=hp0,size=${hotplug}M"
 	numa="$numa -device pc-dimm,id=dimm0,memdev=hp0,node=$nodes"
@@ -68,7 +71,7 @@ timeout --foreground "$limit" qemu-system-x86_64 $cpu -machine pc \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$con" -serial "file:$tap" \
 	-kernel "$kernel" -initrd "$image" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 harness_accel=$accel plan=$plan $*" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 harness_accel=$accel${hpword} plan=$plan $*" \
 	${QEMU_EXTRA:-} </dev/null >"$LOGS/$name.qemu" 2>&1 || rc=$?
 secs=$(( $(now) - start ))
 
