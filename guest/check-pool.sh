@@ -28,14 +28,25 @@ for d in /sys/kernel/mm/hugepages/hugepages-*; do
 		[ "$(cat "$d/$f")" = 0 ] || { echo "# $sz: $f is $(cat "$d/$f")"; rc=1; }
 	done
 	[ -f "$d/zeroed_hugepages" ] || continue
-	nr=0 free=0 zeroed=0
-	for n in /sys/devices/system/node/node*/hugepages/"$sz"; do
-		nf=$(cat "$n/free_hugepages")
-		nz=$(cat "$n/zeroed_hugepages")
-		[ "$nz" -le "$nf" ] || { echo "# $n: zeroed $nz > free $nf"; rc=1; }
-		nr=$((nr + $(cat "$n/nr_hugepages")))
-		free=$((free + nf))
-		zeroed=$((zeroed + nz))
+	# The threads may still be zeroing (a test just freed dirty pages):
+	# sum the nodes again until the global count did not move meanwhile.
+	tries=0
+	while :; do
+		g0=$(cat "$d/zeroed_hugepages")
+		nr=0 free=0 zeroed=0
+		for n in /sys/devices/system/node/node*/hugepages/"$sz"; do
+			nf=$(cat "$n/free_hugepages")
+			nz=$(cat "$n/zeroed_hugepages")
+			[ "$nz" -le "$nf" ] || { echo "# $n: zeroed $nz > free $nf"; rc=1; }
+			nr=$((nr + $(cat "$n/nr_hugepages")))
+			free=$((free + nf))
+			zeroed=$((zeroed + nz))
+		done
+		tries=$((tries + 1))
+		if [ "$g0" = "$(cat "$d/zeroed_hugepages")" ] || [ "$tries" -ge 30 ]; then
+			break
+		fi
+		sleep 1
 	done
 	[ "$nr" = "$(cat "$d/nr_hugepages")" ] || { echo "# $sz: nodes sum to $nr pages, global $(cat "$d/nr_hugepages")"; rc=1; }
 	[ "$free" = "$(cat "$d/free_hugepages")" ] || { echo "# $sz: nodes sum to $free free, global $(cat "$d/free_hugepages")"; rc=1; }
