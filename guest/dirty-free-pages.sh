@@ -18,7 +18,7 @@ while [ "$left" -gt 0 ]; do
 	n=$per
 	[ "$n" -le "$left" ] || n=$left
 	i=$((i + 1))
-	if ! out=$("$(dirname "$0")/write_to_hugetlbfs" -p "$mnt/dirty.$i" -s $((n * sz * 1024)) -m 0 -w 2>&1); then
+	if ! out=$("${WRITER:-$(dirname "$0")/write_to_hugetlbfs}" -p "$mnt/dirty.$i" -s $((n * sz * 1024)) -m 0 -w 2>&1); then
 		echo "$out" | sed 's/^/# /'
 		rm -f "$mnt"/dirty.*
 		exit 1
