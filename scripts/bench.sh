@@ -5,8 +5,8 @@
 # scripts/bench-report.py writes build/bench/results.json, table.txt and
 # fault-latency.png, and docs/BENCHMARKS.md.
 # Environment: BENCH_REPS (repetitions, default 5), BENCH_1G=all (every
-# method and mapping for 1 GiB pages too: about 4 minutes more per
-# configuration), ACCEL, TIMEOUT (per boot, default 1800 s).
+# method and mapping for 1 GiB pages too: three more rows of 2 GiB cleared
+# per repetition; not timed yet), ACCEL, TIMEOUT (per boot, default 1800 s).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
