@@ -7,6 +7,7 @@
 # skipped and the kernel complained about nothing.
 # Environment: KERNEL, IMAGE, MEM (MiB, default 4096), CPUS (2), NODES (2),
 # TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA, and
+# TESTS (a glob: run only the plan's tests of those names), and
 # HOTPLUG_MIB: add one more NUMA node, with no CPU and no boot memory, and a
 # pc-dimm of that many MiB on it (its memory blocks start offline).
 set -eu
@@ -55,9 +56,9 @@ while [ "$c" -lt "$cpus" ]; do
 done
 # The hot-pluggable node: QEMU's SRAT gives the hotplug range to the last
 # node, and the dimm's _PXM names it, so all its memory is the dimm's.
-hpword=
+hwords=${TESTS:+ harness_tests=$TESTS}
 if [ "$hotplug" -gt 0 ]; then
-	hpword=" harness_hotplug=$hotplug"
+	hwords="$hwords harness_hotplug=$hotplug"
 	numa="$numa -numa node,nodeid=$nodes"
 	numa="$numa -object memory-backend-ram,id=hp0,size=${hotplug}M"
 	numa="$numa -device pc-dimm,id=dimm0,memdev=hp0,node=$nodes"
@@ -71,7 +72,7 @@ timeout --foreground "$limit" qemu-system-x86_64 $cpu -machine pc \
 	-display none -monitor none -no-reboot -nodefaults \
 	-serial "file:$con" -serial "file:$tap" \
 	-kernel "$kernel" -initrd "$image" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 harness_accel=$accel${hpword} plan=$plan $*" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 harness_accel=$accel${hwords} plan=$plan $*" \
 	${QEMU_EXTRA:-} </dev/null >"$LOGS/$name.qemu" 2>&1 || rc=$?
 secs=$(( $(now) - start ))
 

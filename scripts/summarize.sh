@@ -8,6 +8,9 @@ set -eu
 
 known=$ROOT/tests/known-failures
 pass=0 fail=0 skip=0 xfail=0
+# Lines of a failed test's output shown with it, so that a CI log alone
+# says why it failed.
+SHOW=${SHOW:-25}
 
 # known_reason BOOT TEST: the reason a test is expected to fail, if listed.
 known_reason() {
@@ -16,6 +19,16 @@ known_reason() {
 		# shellcheck disable=SC2254
 		case $1 in $b) [ "$t" = "$2" ] && { echo "$reason"; break; } ;; esac
 	done || :
+}
+
+# show_output BOOT TEST: the end of what the test printed on the console.
+show_output() {
+	awk -v t="$2" '
+		index($0, "# ---- " t ": ") == 1 { on = 1; n = 0; next }
+		on && $0 ~ "^(not )?ok [0-9]+ " t " " { on = 0; next }
+		on { buf[n++ % keep] = $0 }
+		END { for (i = (n > keep ? n - keep : 0); i < n; i++) print "      | " buf[i % keep] }
+	' keep="$SHOW" "$LOGS/$1.console" 2>/dev/null | tr -d '\r' || :
 }
 
 for boot in "$@"; do
@@ -35,6 +48,10 @@ for boot in "$@"; do
 		reason=$(known_reason "$boot" "$name")
 		case $line in
 		"ok "*"# SKIP"*) echo "SKIP  $boot/$name ($note)"; skip=$((skip + 1)) ;;
+		"ok "*"flaky:"*)
+			echo "PASS  $boot/$name (${note#*flaky: }; see $LOGS/$boot.console)"
+			show_output "$boot" "$name"
+			pass=$((pass + 1)) ;;
 		"ok "*)
 			echo "PASS  $boot/$name${reason:+ (listed as a known failure: update tests/known-failures)}"
 			pass=$((pass + 1)) ;;
@@ -44,6 +61,7 @@ for boot in "$@"; do
 				xfail=$((xfail + 1))
 			else
 				echo "FAIL  $boot/$name ($note)"
+				show_output "$boot" "$name"
 				fail=$((fail + 1))
 			fi ;;
 		esac

@@ -6,7 +6,11 @@
 #   tcg_limit SECS              cap the next test at SECS under TCG (where a
 #                               test is known to need hours at emulation speed)
 #   hp SIZE_KB COUNT            set the pool of that size (all nodes)
+#   retries N                   run the next test again if it fails, up to
+#                               N times, and report it as flaky if it passes
 # and prints TAP to $TAP (and stdout). Every test runs under a timeout.
+# harness_tests=GLOB on the kernel command line (run-vm.sh's TESTS=) runs
+# only the tests whose names match; the others are not run nor counted.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 n=0
 
@@ -15,6 +19,21 @@ emit() { echo "$*"; echo "$*" >> "$TAP"; }
 # The accelerator the runner booted with (harness_accel= on the command line).
 accel=$(sed -n 's/.*harness_accel=\([a-z]*\).*/\1/p' /proc/cmdline)
 next_limit=
+next_tries=
+only=$(sed -n 's/.*harness_tests=\([^ ]*\).*/\1/p' /proc/cmdline)
+
+# wanted NAME: the test is one harness_tests= picks (all by default).
+wanted() {
+	# shellcheck disable=SC2254
+	case $1 in ${only:-*}) return 0 ;; esac
+	next_limit=
+	next_tries=
+	return 1
+}
+
+retries() {
+	next_tries=$(($1 + 1))
+}
 
 tcg_limit() {
 	[ "$accel" = tcg ] && next_limit=$1
@@ -23,24 +42,37 @@ tcg_limit() {
 t() {
 	name=$1
 	shift
+	wanted "$name" || return 0
 	n=$((n + 1))
 	limit=${next_limit:-$TEST_TIMEOUT}
+	tries=${next_tries:-1}
 	next_limit=
+	next_tries=
 	echo "# ---- $name: $*"
-	start=$(date +%s)
-	timeout "$limit" "$@" < /dev/null
-	rc=$?
-	secs=$(( $(date +%s) - start ))
+	try=1
+	failed=
+	while :; do
+		start=$(date +%s)
+		timeout "$limit" "$@" < /dev/null
+		rc=$?
+		secs=$(( $(date +%s) - start ))
+		case $rc in 0|4|124|143) break ;; esac
+		[ "$try" -lt "$tries" ] || break
+		failed="${failed:+$failed, }exit=$rc"
+		try=$((try + 1))
+		echo "# ---- $name failed (exit=$rc), run $try of $tries: $*"
+	done
 	case $rc in
-	0) emit "ok $n $name # time=${secs}s" ;;
+	0) emit "ok $n $name # time=${secs}s${failed:+ flaky: failed with $failed, passed on run $try}" ;;
 	4) emit "ok $n $name # SKIP exit=4 time=${secs}s" ;;
 	143|124) emit "not ok $n $name # TIMEOUT after ${limit}s" ;;
-	*) emit "not ok $n $name # exit=$rc time=${secs}s" ;;
+	*) emit "not ok $n $name # exit=$rc time=${secs}s${failed:+ (run $try times: $failed before)}" ;;
 	esac
 	[ "$rc" = 0 ] || [ "$rc" = 4 ]
 }
 
 skip() {
+	wanted "$1" || return 0
 	n=$((n + 1))
 	emit "ok $n $1 # SKIP $2"
 }
