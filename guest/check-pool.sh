@@ -43,14 +43,17 @@ for d in /sys/kernel/mm/hugepages/hugepages-*; do
 			zeroed=$((zeroed + nz))
 		done
 		tries=$((tries + 1))
-		if [ "$g0" = "$(cat "$d/zeroed_hugepages")" ] || [ "$tries" -ge 30 ]; then
+		g1=$(cat "$d/zeroed_hugepages")
+		if [ "$g0" = "$g1" ] || [ "$tries" -ge 30 ]; then
 			break
 		fi
 		sleep 1
 	done
+	# Compare with the global count read around the sums, not a later
+	# one: a page may finish zeroing meanwhile.
 	[ "$nr" = "$(cat "$d/nr_hugepages")" ] || { echo "# $sz: nodes sum to $nr pages, global $(cat "$d/nr_hugepages")"; rc=1; }
 	[ "$free" = "$(cat "$d/free_hugepages")" ] || { echo "# $sz: nodes sum to $free free, global $(cat "$d/free_hugepages")"; rc=1; }
-	[ "$zeroed" = "$(cat "$d/zeroed_hugepages")" ] || { echo "# $sz: nodes sum to $zeroed zeroed, global $(cat "$d/zeroed_hugepages")"; rc=1; }
+	[ "$zeroed" = "$g1" ] || { echo "# $sz: nodes sum to $zeroed zeroed, global $g0 then $g1"; rc=1; }
 	echo "# $sz: nr $nr free $free zeroed $zeroed"
 done
 exit $rc
