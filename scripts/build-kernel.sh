@@ -1,8 +1,10 @@
 #!/bin/sh
 # Build a guest kernel out of tree: build-kernel.sh FLAVOUR [SRC [OBJ]]
-# FLAVOUR is debug or bench: configs/common.config, configs/prezero.config
-# and configs/FLAVOUR.config on top of tinyconfig. The config is only
-# replaced when it changed, so rebuilds are incremental; ccache is used.
+# FLAVOUR is debug, bench or kasan: configs/common.config,
+# configs/prezero.config, the flavours named by "# include: NAME" lines of
+# configs/FLAVOUR.config, and configs/FLAVOUR.config, on top of tinyconfig.
+# The config is only replaced when it changed, so rebuilds are incremental;
+# ccache is used.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -16,7 +18,12 @@ src=$(cd "$src" && pwd)
 mkdir -p "$obj"
 obj=$(cd "$obj" && pwd)
 
-frags="$ROOT/configs/common.config $ROOT/configs/prezero.config $ROOT/configs/$flavour.config"
+frags="$ROOT/configs/common.config $ROOT/configs/prezero.config"
+for inc in $(sed -n 's/^# include: *//p' "$ROOT/configs/$flavour.config"); do
+	[ -f "$ROOT/configs/$inc.config" ] || die "configs/$flavour.config includes a missing configs/$inc.config"
+	frags="$frags $ROOT/configs/$inc.config"
+done
+frags="$frags $ROOT/configs/$flavour.config"
 
 start=$(now)
 mkdir -p "$obj" "$LOGS"
