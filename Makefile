@@ -7,19 +7,19 @@ S := scripts
 	bench lint series bisect-check config-matrix clean
 
 help:
-	@echo "make check        build the debug kernel, boot it in QEMU, run every test (CI runs this)"
+	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
 	@echo "make demo         bench kernel: fault-in times and zero contents, stock vs pre-zeroed"
 	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
-	@echo "make check-long   the slow tests (stress, hotplug, sanitizers) that CI does not run"
+	@echo "make check-long   the slow tests (1000-round leak loop, 50 hotplug cycles, upstream suite under pressure) that CI does not run"
 	@echo "make tree         unpack the base into build/linux and apply patches/ (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/linux's commits back to patches/"
-	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench)"
+	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
 	@echo "make lint         shellcheck the harness, checkpatch --strict every patch"
 	@echo "make series       a ready-to-send series in build/series/"
 	@echo "make bisect-check build the tree after every patch"
 	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
 	@echo "make clean        remove build/ (refuses if build/linux has unexported commits)"
-	@echo "Variables: ACCEL=auto|kvm|tcg  ONLY=boot-glob  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
+	@echo "Variables: ACCEL=auto|kvm|tcg  ONLY=boot-glob  TESTS=test-glob  SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
 	@$(S)/install-deps.sh

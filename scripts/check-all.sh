@@ -15,7 +15,12 @@ if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$ROOT/pat
 	[ "$tree_n" = "$series_n" ] ||
 		say "note: build/linux has $tree_n commits, patches/series $series_n: testing build/linux as it is"
 fi
-for f in $(grep -v '^#' "$planfile" | awk 'NF {print $2}' | sort -u); do
+# The flavours of the boots that ONLY= picks (all by default).
+flavours=$(grep -v '^#' "$planfile" | while read -r name flavour _; do
+	# shellcheck disable=SC2254
+	case $name in ''|${ONLY:-*}) [ -n "$name" ] && echo "$flavour" ;; esac
+done | sort -u)
+for f in $flavours; do
 	"$ROOT/scripts/build-kernel.sh" "$f"
 done
 "$ROOT/scripts/build-selftests.sh"

@@ -56,6 +56,7 @@ while [ "$c" -lt "$cpus" ]; do
 done
 # The hot-pluggable node: QEMU's SRAT gives the hotplug range to the last
 # node, and the dimm's _PXM names it, so all its memory is the dimm's.
+case ${TESTS:-} in *[[:space:]]*) die "TESTS='$TESTS': one glob, without spaces" ;; esac
 hwords=${TESTS:+ harness_tests=$TESTS}
 if [ "$hotplug" -gt 0 ]; then
 	hwords="$hwords harness_hotplug=$hotplug"

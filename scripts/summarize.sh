@@ -21,14 +21,31 @@ known_reason() {
 	done || :
 }
 
-# show_output BOOT TEST: the end of what the test printed on the console.
+# show_output BOOT TEST [first]: the end of what the test printed on the
+# console: of its last run, or with "first" of the last run that failed
+# before a retry (the lines before "# ---- TEST failed (...), run N").
 show_output() {
-	awk -v t="$2" '
-		index($0, "# ---- " t ": ") == 1 { on = 1; n = 0; next }
-		on && $0 ~ "^(not )?ok [0-9]+ " t " " { on = 0; next }
+	awk -v t="$2" -v which="${3:-last}" -v keep="$SHOW" '
+		function save(   i) {
+			m = 0
+			for (i = (n > keep ? n - keep : 0); i < n; i++)
+				failed[m++] = buf[i % keep]
+		}
+		index($0, "# ---- " t ": ") == 1 { on = 1; n = 0; m = 0; next }
+		on && index($0, "# ---- " t " failed (") == 1 { save(); n = 0; next }
+		on && (index($0, "ok ") == 1 || index($0, "not ok ") == 1) &&
+		    index($0, " " t " #") > 0 { on = 0; next }
 		on { buf[n++ % keep] = $0 }
-		END { for (i = (n > keep ? n - keep : 0); i < n; i++) print "      | " buf[i % keep] }
-	' keep="$SHOW" "$LOGS/$1.console" 2>/dev/null | tr -d '\r' || :
+		END {
+			if (which == "first") {
+				for (i = 0; i < m; i++)
+					print "      | " failed[i]
+			} else {
+				for (i = (n > keep ? n - keep : 0); i < n; i++)
+					print "      | " buf[i % keep]
+			}
+		}
+	' "$LOGS/$1.console" 2>/dev/null | tr -d '\r' || :
 }
 
 for boot in "$@"; do
@@ -48,8 +65,12 @@ for boot in "$@"; do
 		reason=$(known_reason "$boot" "$name")
 		case $line in
 		"ok "*"# SKIP"*) echo "SKIP  $boot/$name ($note)"; skip=$((skip + 1)) ;;
+		"ok "*"flaky: failed with"*)
+			echo "PASS  $boot/$name (flaky: ${note#*flaky: }; the failed run, from $LOGS/$boot.console:)"
+			show_output "$boot" "$name" first
+			pass=$((pass + 1)) ;;
 		"ok "*"flaky:"*)
-			echo "PASS  $boot/$name (${note#*flaky: }; see $LOGS/$boot.console)"
+			echo "PASS  $boot/$name (flaky: ${note#*flaky: }; its output, from $LOGS/$boot.console:)"
 			show_output "$boot" "$name"
 			pass=$((pass + 1)) ;;
 		"ok "*)

@@ -1,6 +1,9 @@
 # shellcheck shell=sh
 # Guest-side test runner: sources /plans/$PLAN, whose lines call
-#   t NAME COMMAND [ARGS...]   run a test: exit 0 passes, 4 skips, else fails;
+#   t NAME COMMAND [ARGS...]   run a test: exit 0 passes, 4 skips, 5 passes
+#                               but is reported as flaky (a check of this
+#                               harness that passed only when it tried again,
+#                               saying why on its output), else fails;
 #                               t returns 1 if it failed (to stop a sequence)
 #   skip NAME REASON            report a test this plan does not run, and why
 #   tcg_limit SECS              cap the next test at SECS under TCG (where a
@@ -56,23 +59,32 @@ t() {
 		timeout "$limit" "$@" < /dev/null
 		rc=$?
 		secs=$(( $(date +%s) - start ))
-		case $rc in 0|4|124|143) break ;; esac
+		case $rc in 0|4|5|124|143) break ;; esac
 		[ "$try" -lt "$tries" ] || break
 		failed="${failed:+$failed, }exit=$rc"
 		try=$((try + 1))
 		echo "# ---- $name failed (exit=$rc), run $try of $tries: $*"
 	done
+	# A skip after a failed run is no pass: it is reported as a failure.
 	case $rc in
 	0) emit "ok $n $name # time=${secs}s${failed:+ flaky: failed with $failed, passed on run $try}" ;;
-	4) emit "ok $n $name # SKIP exit=4 time=${secs}s" ;;
-	143|124) emit "not ok $n $name # TIMEOUT after ${limit}s" ;;
+	5) emit "ok $n $name # time=${secs}s flaky: passed when it tried again${failed:+, after failing with $failed}"
+	   rc=0 ;;
+	4) if [ -n "$failed" ]; then
+		emit "not ok $n $name # skipped (exit=4) on run $try after failing with $failed"
+	   else
+		emit "ok $n $name # SKIP exit=4 time=${secs}s"
+	   fi ;;
+	143|124) emit "not ok $n $name # TIMEOUT after ${limit}s${failed:+ on run $try, after failing with $failed}" ;;
 	*) emit "not ok $n $name # exit=$rc time=${secs}s${failed:+ (run $try times: $failed before)}" ;;
 	esac
-	[ "$rc" = 0 ] || [ "$rc" = 4 ]
+	[ "$rc" = 0 ] || { [ "$rc" = 4 ] && [ -z "$failed" ]; }
 }
 
 skip() {
 	wanted "$1" || return 0
+	next_limit=
+	next_tries=
 	n=$((n + 1))
 	emit "ok $n $1 # SKIP $2"
 }
