@@ -2,7 +2,8 @@
 # Build a guest kernel out of tree: build-kernel.sh FLAVOUR [SRC [OBJ]]
 # FLAVOUR is debug, bench or kasan: configs/common.config,
 # configs/prezero.config, the flavours named by "# include: NAME" lines of
-# configs/FLAVOUR.config, and configs/FLAVOUR.config, on top of tinyconfig.
+# configs/FLAVOUR.config, and configs/FLAVOUR.config, each with its
+# NAME-$BASE.config where there is one, on top of tinyconfig.
 # The config is only replaced when it changed, so rebuilds are incremental;
 # ccache is used.
 set -eu
@@ -24,6 +25,11 @@ for inc in $(sed -n 's/^# include: *//p' "$ROOT/configs/$flavour.config"); do
 	frags="$frags $ROOT/configs/$inc.config"
 done
 frags="$frags $ROOT/configs/$flavour.config"
+# configs/NAME-BASE.config, where there is one, adds to NAME.config what
+# differs on that base (renamed options, the preemption model).
+for f in $frags; do
+	[ ! -f "${f%.config}-$BASE.config" ] || frags="$frags ${f%.config}-$BASE.config"
+done
 
 start=$(now)
 mkdir -p "$obj" "$LOGS"

@@ -17,15 +17,12 @@ make -C "$src" O="$hdr" headers >"$log" 2>&1 || die "make headers failed, see $l
 make -C "$src/tools/testing/selftests/mm" OUTPUT="$out" \
 	KHDR_INCLUDES="-isystem $hdr/usr/include" LDFLAGS=-static \
 	CC="ccache gcc" -j"$JOBS" -k >>"$log" 2>&1 || true
-for f in hugepage-mmap hugepage-shm map_hugetlb hugepage-mremap hugepage-vmemmap \
-	hugetlb-madvise hugetlb_dio hugetlb_fault_after_madv hugetlb_madv_vs_map \
-	gup_test uffd-unit-tests uffd-stress thuge-gen hugetlb-soft-offline \
-	hugetlb-read-hwpoison write_to_hugetlbfs; do
-	[ -x "$out/$f" ] || die "selftest $f did not build, see $log"
-done
-# The series' own tests, where the tree has them.
-for f in $(sed -n 's/^TEST_GEN_FILES += \(hugetlb_prezero[a-z_]*\)$/\1/p' \
-	"$src/tools/testing/selftests/mm/Makefile"); do
+# Every program of run_vmtests.sh's hugetlb category (their names differ
+# between 6.12 and 7.x; the series' own tests among them, where the tree
+# has them) and the others guest/plans/upstream-hugetlb runs.
+hugetlb=$(sed -n 's|^CATEGORY="hugetlb" run_test \./\([^ .]*\)\( .*\)*$|\1|p' \
+	"$src/tools/testing/selftests/mm/run_vmtests.sh")
+for f in $hugetlb gup_test uffd-unit-tests uffd-stress write_to_hugetlbfs; do
 	[ -x "$out/$f" ] || die "selftest $f did not build, see $log"
 done
 cp "$src"/tools/testing/selftests/mm/*.sh "$out/"

@@ -9,16 +9,15 @@ set -eu
 planfile=${1:?usage: check-all.sh PLANFILE}
 start=$(now)
 rm -f "$LOGS/summary.txt"
-if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$ROOT/patches/series" ]; then
+if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$PATCHES/series" ]; then
 	tree_n=$(git -C "$TREE" rev-list --count base..HEAD)
-	series_n=$(grep -c . "$ROOT/patches/series" || true)
+	series_n=$(grep -c . "$PATCHES/series" || true)
 	[ "$tree_n" = "$series_n" ] ||
-		say "note: build/linux has $tree_n commits, patches/series $series_n: testing build/linux as it is"
+		say "note: $TREE has $tree_n commits, $PATCHES_DIR/series $series_n: testing it as it is"
 fi
 # The flavours of the boots that ONLY= picks (all by default).
 flavours=$(grep -v '^#' "$planfile" | while read -r name flavour _; do
-	# shellcheck disable=SC2254
-	case $name in ''|${ONLY:-*}) [ -n "$name" ] && echo "$flavour" ;; esac
+	[ -n "$name" ] && picked "$name" && echo "$flavour"
 done | sort -u)
 for f in $flavours; do
 	"$ROOT/scripts/build-kernel.sh" "$f"

@@ -4,7 +4,7 @@
 #   NAME FLAVOUR GUEST_PLAN MEM_MIB TIMEOUT_S [VAR=VALUE...] [KERNEL CMDLINE...]
 # FLAVOUR names the kernel (build/obj-FLAVOUR); leading VAR=VALUE words
 # (upper-case names, e.g. HOTPLUG_MIB=1024) are settings for run-vm.sh, not
-# kernel parameters. ONLY=glob picks boots.
+# kernel parameters. ONLY="glob ..." picks boots.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -13,8 +13,7 @@ planfile=${1:-$ROOT/tests/check.plan}
 boots=
 while read -r name flavour gplan mem limit cmdline; do
 	case $name in ''|'#'*) continue ;; esac
-	# shellcheck disable=SC2254
-	case $name in ${ONLY:-*}) ;; *) continue ;; esac
+	picked "$name" || continue
 	boots="$boots $name"
 	vmenv=
 	while [ -n "$cmdline" ]; do

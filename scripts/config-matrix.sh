@@ -25,8 +25,7 @@ CONFIGS=${CONFIGS:-$ALL_CONFIGS}
 BASE_TREE=${BASE_TREE:-$BUILD/linux-base}
 SPARSE=${SPARSE:-1}
 # Debian's own amd64 configuration, from the linux-config-X.Y package.
-KVER=${PACKAGE#linux-source-}
-DEBIAN_CONFIG=${DEBIAN_CONFIG:-/usr/src/linux-config-$KVER/config.amd64_none_amd64.xz}
+DEBIAN_CONFIG=${DEBIAN_CONFIG:-$DEBIAN_CONFIG_DIR/config.amd64_none_amd64.xz}
 # Built in every run, besides the objects of the files the series changes.
 FIXED_OBJS="mm/hugetlb.o mm/hugetlb_prezero.o fs/hugetlbfs/inode.o mm/memfd.o
 mm/memory-failure.o mm/migrate.o arch/x86/lib/clear_page_64.o"
@@ -356,7 +355,7 @@ for name in $CONFIGS; do
 		fi
 	fi
 	if [ "$name" = debian ] && [ ! -f "$DEBIAN_CONFIG" ]; then
-		say "FAIL debian: no $DEBIAN_CONFIG (apt-get install linux-config-$KVER, or set DEBIAN_CONFIG)"
+		say "FAIL debian: no $DEBIAN_CONFIG (make deps fetches linux-config-$KVER, or set DEBIAN_CONFIG)"
 		failed=$((failed + 1))
 		continue
 	fi

@@ -17,6 +17,6 @@ awk -v body="$body" -v n="$n" '
 	/^Subject: / { print "Subject: [PATCH 0/" n "] mm/hugetlb: pre-zero free hugetlb pages in the background"; next }
 	/^\*\*\* BLURB HERE \*\*\*$/ { while ((getline l < body) > 0) print l; next }
 	{ print }
-' "$out/0000-cover-letter.patch" > "$ROOT/patches/0000-cover-letter.patch"
+' "$out/0000-cover-letter.patch" > "$PATCHES/0000-cover-letter.patch"
 rm -rf "$out"
-say "cover letter: patches/0000-cover-letter.patch ($n patches)"
+say "cover letter: $PATCHES_DIR/0000-cover-letter.patch ($n patches)"

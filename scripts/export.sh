@@ -14,14 +14,14 @@ rm -rf "$out"
 mkdir -p "$out"
 git -C "$TREE" format-patch -q --no-signature --zero-commit --no-numbered \
 	--full-index --abbrev=12 -o "$out" base..HEAD
-find "$ROOT/patches" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
-: > "$ROOT/patches/series.tmp"
+find "$PATCHES" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' -delete
+: > "$PATCHES/series.tmp"
 for p in "$out"/*.patch; do
 	[ -f "$p" ] || continue
 	n=$(basename "$p")
-	mv "$p" "$ROOT/patches/$n"
-	printf '%s\n' "$n" >> "$ROOT/patches/series.tmp"
+	mv "$p" "$PATCHES/$n"
+	printf '%s\n' "$n" >> "$PATCHES/series.tmp"
 done
-mv "$ROOT/patches/series.tmp" "$ROOT/patches/series"
+mv "$PATCHES/series.tmp" "$PATCHES/series"
 rm -rf "$out"
-say "exported $(wc -l < "$ROOT/patches/series") patches to patches/"
+say "exported $(wc -l < "$PATCHES/series") patches to $PATCHES_DIR/"

@@ -2,12 +2,38 @@
 # Common settings for the harness scripts; sourced, never run.
 
 ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-TREE=${TREE:-$BUILD/linux}
+
+say() { printf '%s\n' "$*"; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# The base kernel: BASE=NAME picks a line of the file BASE (the first one
+# by default), which names the Debian package, its version, the suite it
+# comes from and the series' folder. What is built for a base goes to
+# build/NAME/.
+bases=$(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/BASE")
+base_line=$(printf '%s\n' "$bases" | awk -v want="${BASE:-}" 'want == "" || $1 == want { print; exit }')
+[ -n "$base_line" ] ||
+	die "BASE=${BASE:-}: not a line of $ROOT/BASE (known: $(printf '%s\n' "$bases" | awk '{ printf "%s ", $1 }'))"
+read -r BASE PACKAGE VERSION SUITE PATCHES_DIR <<EOF
+$base_line
+EOF
+export BASE
+# KVER: the package's X.Y. A package of another suite is unpacked (not
+# installed) below APT, the private apt state of scripts/fetch-base.sh.
+KVER=${PACKAGE#linux-source-}
+APT=$ROOT/build/apt
+PKGROOT=
+[ "$SUITE" = - ] || PKGROOT=$APT/root
 # shellcheck disable=SC2034 # used by the scripts that source this
+TARBALL=$PKGROOT/usr/src/linux-source-$KVER.tar.xz
+# shellcheck disable=SC2034
+DEBIAN_CONFIG_DIR=$PKGROOT/usr/src/linux-config-$KVER
+# shellcheck disable=SC2034
+PATCHES=$ROOT/$PATCHES_DIR
+BUILD=${BUILD:-$ROOT/build/$BASE}
+TREE=${TREE:-$BUILD/linux}
+# shellcheck disable=SC2034
 LOGS=$BUILD/logs
-# shellcheck source=/dev/null
-. "$ROOT/BASE"
 
 # Identity used for the work tree's commits and the exported patches.
 PROJECT_NAME="hugetlb-prezero project"
@@ -17,11 +43,17 @@ export GIT_COMMITTER_NAME="$PROJECT_NAME" GIT_COMMITTER_EMAIL="$PROJECT_EMAIL"
 
 JOBS=${JOBS:-$(nproc)}
 
-say() { printf '%s\n' "$*"; }
-die() { printf 'error: %s\n' "$*" >&2; exit 1; }
-
 # now: seconds since the epoch, for stage timings.
 now() { date +%s; }
 
 # stage_done NAME START: print how long a stage took.
 stage_done() { printf '[time] %s: %ss\n' "$1" "$(( $(now) - $2 ))"; }
+
+# picked NAME: does NAME match one of the globs of ONLY (all when unset)?
+picked() {
+	for glob in ${ONLY:-*}; do
+		# shellcheck disable=SC2254
+		case $1 in $glob) return 0 ;; esac
+	done
+	return 1
+}

@@ -10,11 +10,11 @@ rm -rf "$out"
 mkdir -p "$out"
 git -C "$TREE" format-patch -q --cover-letter --base=base --thread \
 	-o "$out" base..HEAD
-cover=$ROOT/patches/0000-cover-letter.patch
+cover=$PATCHES/0000-cover-letter.patch
 if [ -f "$cover" ]; then
 	# Keep format-patch's base-commit trailer, take everything else from ours.
 	trailer=$(sed -n '/^base-commit:/,$p' "$out"/0000-cover-letter.patch)
-	n=$(grep -c . "$ROOT/patches/series")
+	n=$(grep -c . "$PATCHES/series")
 	sed -e "s/^Subject: \[PATCH[^]]*\]/Subject: [PATCH 0\/$n]/" "$cover" > "$out/0000-cover-letter.patch"
 	printf '\n%s\n' "$trailer" >> "$out/0000-cover-letter.patch"
 fi

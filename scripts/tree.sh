@@ -1,6 +1,7 @@
 #!/bin/sh
 # Unpack the base kernel into the work tree (a git repository whose first
-# commit is the base, tagged "base") and apply patches/ with git am.
+# commit is the base, tagged "base") and apply the base's series (patches/
+# for the default base, patches-6.12/ for BASE=6.12) with git am.
 #
 # KERNEL_SRC=/path/to/linux: apply the series to that git tree instead, on a
 # new branch "hugetlb-prezero" (the tree must be clean).
@@ -9,9 +10,7 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-PATCHES=$ROOT/patches
-
-# list_series: the patch files named by patches/series, in order.
+# list_series: the patch files named by the series file, in order.
 list_series() {
 	grep -v '^[[:space:]]*\(#\|$\)' "$PATCHES/series" | sed "s|^|$PATCHES/|"
 }
@@ -55,14 +54,18 @@ fi
 start=$(now)
 if [ -d "$TREE/.git" ]; then
 	if [ "$(ids_of_tree "$TREE")" != "$(ids_of_patches)" ] && [ "${FORCE:-0}" != 1 ]; then
-		die "$TREE has commits that differ from patches/: run 'make export' first (or FORCE=1 make tree to drop them)"
+		die "$TREE has commits that differ from $PATCHES_DIR/: run 'make export' first (or FORCE=1 make tree to drop them)"
 	fi
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || [ "${FORCE:-0}" = 1 ] ||
 		die "$TREE has uncommitted changes: commit and 'make export' them first (or FORCE=1)"
 	git -C "$TREE" checkout -q -f -B main base
 else
 	[ -f "$TARBALL" ] || die "$TARBALL missing: run 'make deps' (package $PACKAGE)"
-	have=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown)
+	if [ -n "$PKGROOT" ]; then
+		have=$(cat "$PKGROOT/.$PACKAGE" 2>/dev/null || echo unknown)
+	else
+		have=$(dpkg-query -W -f='${Version}' "$PACKAGE" 2>/dev/null || echo unknown)
+	fi
 	[ "$have" = "$VERSION" ] ||
 		say "warning: installed $PACKAGE is $have, BASE says $VERSION; trying anyway"
 	rm -rf "$TREE" "$TREE.tmp"
