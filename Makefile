@@ -1,8 +1,13 @@
-# hugetlb pre-zeroing: a patch series on Debian's linux-source-6.12 and the
-# harness that builds, boots and tests it. "make" lists the targets.
+# hugetlb pre-zeroing: a patch series on Debian's linux-source-7.3, its
+# backport to linux-source-6.12, and the harness that builds, boots and
+# tests them. "make" lists the targets.
 
 S := scripts
 .DEFAULT_GOAL := help
+# The base kernel (a line of the file BASE; the first by default).
+BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
+export BASE
+WORK := build/$(BASE)/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
 	bench lint series bisect-check config-matrix clean
 
@@ -11,20 +16,21 @@ help:
 	@echo "make demo         bench kernel: fault-in times and zero contents, stock vs pre-zeroed"
 	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
 	@echo "make check-long   the slow tests (1000-round leak loop, 50 hotplug cycles, upstream suite under pressure) that CI does not run"
-	@echo "make tree         unpack the base into build/linux and apply patches/ (KERNEL_SRC=... for your tree)"
-	@echo "make export       write build/linux's commits back to patches/"
+	@echo "make tree         unpack the base into build/BASE/linux and apply its series (KERNEL_SRC=... for your tree)"
+	@echo "make export       write build/BASE/linux's commits back to the base's series"
 	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
 	@echo "make lint         shellcheck the harness, checkpatch --strict every patch"
-	@echo "make series       a ready-to-send series in build/series/"
+	@echo "make series       a ready-to-send series in build/BASE/series/"
 	@echo "make bisect-check build the tree after every patch"
 	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
-	@echo "make clean        remove build/ (refuses if build/linux has unexported commits)"
-	@echo "Variables: ACCEL=auto|kvm|tcg  ONLY=boot-glob  TESTS=test-glob  SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
+	@echo "make clean        remove build/BASE/ (refuses if build/BASE/linux has unexported commits)"
+	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
+	@echo "           TESTS=test-glob  SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
 	@$(S)/install-deps.sh
 
-build/linux/.git:
+$(WORK):
 	@$(S)/tree.sh
 
 tree: deps
@@ -34,37 +40,37 @@ export:
 	@$(S)/export.sh
 
 FLAVOUR ?= debug
-kernel: deps build/linux/.git
+kernel: deps $(WORK)
 	@$(S)/build-kernel.sh $(FLAVOUR)
 
-selftests: deps build/linux/.git
+selftests: deps $(WORK)
 	@$(S)/build-selftests.sh
 
 image: selftests
 	@$(S)/build-image.sh
 
-check: deps build/linux/.git
+check: deps $(WORK)
 	@$(S)/check-all.sh tests/check.plan
 
-check-long: deps build/linux/.git
+check-long: deps $(WORK)
 	@$(S)/check-all.sh tests/check-long.plan
 
-demo: deps build/linux/.git
+demo: deps $(WORK)
 	@$(S)/demo.sh
 
-bench: deps build/linux/.git
+bench: deps $(WORK)
 	@$(S)/bench.sh
 
-lint: deps build/linux/.git
+lint: deps $(WORK)
 	@$(S)/lint.sh
 
-series: build/linux/.git
+series: $(WORK)
 	@$(S)/series.sh
 
-bisect-check: deps build/linux/.git
+bisect-check: deps $(WORK)
 	@$(S)/bisect-check.sh
 
-config-matrix: deps build/linux/.git
+config-matrix: deps $(WORK)
 	@$(S)/config-matrix.sh
 
 clean:

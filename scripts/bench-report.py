@@ -300,13 +300,27 @@ def machine():
             "mem_mib": int(mem.group(1)) if mem else None}
 
 
+def base_line():
+    """NAME PACKAGE VERSION ... of the line of the file BASE that $BASE names."""
+    lines = [l.split() for l in open(os.path.join(ROOT, "BASE"))
+             if l.strip() and not l.lstrip().startswith("#")]
+    want = os.environ.get("BASE")
+    return next((l for l in lines if l[0] == want), lines[0])
+
+
+def first_base():
+    return next(l.split() for l in open(os.path.join(ROOT, "BASE"))
+                if l.strip() and not l.lstrip().startswith("#"))
+
+
 def kernels(bootrecs):
-    base = dict(re.findall(r'^(\w+)=(\S+)', open(os.path.join(ROOT, "BASE")).read(), re.M))
-    tree = os.environ.get("TREE", os.path.join(os.environ.get("BUILD", os.path.join(ROOT, "build")), "linux"))
-    k = {"base": "%s %s (tag base of build/linux)" % (base.get("PACKAGE"), base.get("VERSION"))}
+    name, package, version = base_line()[:3]
+    work = "build/%s/linux" % name
+    tree = os.environ.get("TREE", os.path.join(ROOT, work))
+    k = {"base": "%s %s (tag base of %s)" % (package, version, work)}
     n = cmd("git", "-C", tree, "rev-list", "--count", "base..HEAD")
     head = cmd("git", "-C", tree, "rev-parse", "--short", "HEAD")
-    k["patched_tree"] = "base + %s commits (build/linux at %s)" % (n or "?", head or "?")
+    k["patched_tree"] = "base + %s commits (%s at %s)" % (n or "?", work, head or "?")
     for b, r in bootrecs.items():
         k[b] = "%s %s" % (r.get("release", "?"), r.get("version", "")) if r else "did not boot"
     return k
@@ -389,8 +403,9 @@ NOTES = """\
 ## How to read it
 
 Both kernels are the bench flavour (configs/common, prezero and bench
-fragments: no debugging options, voluntary preemption), built from the
-unpatched base (build/linux-base, a worktree of build/linux at tag `base`)
+fragments: no debugging options, the preemption model Debian ships for the
+base: voluntary on 6.12, lazy on 7.3), built from the unpatched base
+(build/BASE/linux-base, a worktree of build/BASE/linux at tag `base`)
 and from the patched tree, and booted with the same QEMU settings (2 vCPUs,
 2 NUMA nodes, 6144 MiB, `hugepagesz=1G hugepages=2 hugepagesz=2M`, the same
 image). guest/plans/bench runs in both; timings are never asserted.
@@ -436,10 +451,11 @@ image). guest/plans/bench runs in both; timings are never asserted.
   starts again at once for 5 s, faster than the threads can zero them:
   hits and misses are the htlb_prezero counters over the run, the latencies
   those of single faults.
-* Under TCG the threads' non-temporal clear_page_nocache() (patch 10)
-  is emulated several times faster than the fault path's
+* On 6.12 the threads clear with the non-temporal clear_page_nocache()
+  (patch 10), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
-  6 holds the native figures of both.
+  6 holds the native figures of both. On 7.3 the threads and the fault path
+  both clear with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -448,26 +464,27 @@ image). guest/plans/bench runs in both; timings are never asserted.
 
 
 def write_doc(doc, text, mach, kern, accels, boots, date):
+    name = base_line()[0]
     acc = accels["patched"] or accels["stock"] or "?"
     lines = [
         "# make bench: stock against pre-zeroed",
         "",
         "Written by `make bench` (scripts/bench.sh, scripts/bench-report.py) on %s." % date,
         "",
-        "* Command: `make bench`",
+        "* Command: `%smake bench`" % ("" if name == first_base()[0] else "BASE=%s " % name),
         "* Machine: %s, %s CPUs (nproc)%s, %s MiB of memory (free -m)" % (
             mach["cpu"], mach["cpus"],
             ", under %s" % mach["hypervisor"] if mach.get("hypervisor") else "",
             mach["mem_mib"]),
-        "* Accelerator: %s (build/logs/bench-stock.verdict: %s, bench-patched.verdict: %s)" % (
-            acc, accels["stock"], accels["patched"]),
+        "* Accelerator: %s (build/%s/logs/bench-stock.verdict: %s, bench-patched.verdict: %s)" % (
+            acc, name, accels["stock"], accels["patched"]),
         "* Guests: 2 vCPUs, 2 NUMA nodes, 6144 MiB, `hugepagesz=1G hugepages=2 hugepagesz=2M`; "
         "boots took %s s (stock) and %s s (patched)" % (
             boots["stock"].get("secs", "?"), boots["patched"].get("secs", "?")),
         "* Kernels: stock %s: `%s`; patched %s: `%s`" % (
             kern["base"], kern["stock"], kern["patched_tree"], kern["patched"]),
-        "* Raw figures: build/bench/results.json; plot of the per-page fault latency: "
-        "build/bench/fault-latency.png",
+        "* Raw figures: build/%s/bench/results.json; plot of the per-page fault latency: "
+        "build/%s/bench/fault-latency.png" % (name, name),
         "",
         "```",
         text.rstrip("\n"),
@@ -475,7 +492,17 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
         "",
         NOTES.rstrip("\n"),
     ]
-    native = os.path.join(ROOT, "docs", "native", "native-result.txt")
+    if name == "6.12":
+        nfile = "native-result.txt"
+        nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 64 KiB"
+                 " between fences with clear_page_nocache(): CLZERO where the CPU has it,"
+                 " MOVNTI otherwise (patch 10).")
+    else:
+        nfile = "idle-2026-12-01.txt"
+        nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
+                 " the zeroing threads clear 64 KiB chunks with clear_user_highpages(),"
+                 " that is stosb at 64K.")
+    native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
         with open(native) as f:
             ntext = f.read().rstrip("\n")
@@ -484,10 +511,7 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
             "## 6. Native zeroing primitives (on the host, not in a guest)",
             "",
             "bench/zero_primitives, one core, 1 GiB buffer, GB/s; run by hand on the host"
-            " (see bench/README.md), copied here from docs/native/native-result.txt."
-            " stosb_4k is what clear_page() does; the zeroing threads clear 64 KiB"
-            " between fences with clear_page_nocache(): CLZERO where the CPU has it,"
-            " MOVNTI otherwise (patch 10).",
+            " (see bench/README.md), copied here from docs/native/%s." % nfile + nnote,
             "",
             "```",
             ntext,

@@ -2,8 +2,9 @@
 # make bench: build the unpatched base (build/linux-base, a worktree of
 # build/linux at tag "base") and the patched tree as bench kernels, boot each
 # with the same QEMU settings to run guest/plans/bench, and print one table.
-# scripts/bench-report.py writes build/bench/results.json, table.txt and
-# fault-latency.png, and docs/BENCHMARKS.md.
+# scripts/bench-report.py writes build/BASE/bench/results.json, table.txt
+# and fault-latency.png, and docs/BENCHMARKS.md (docs/BENCHMARKS-6.12.md
+# for BASE=6.12).
 # Environment: BENCH_REPS (repetitions, default 5), BENCH_1G=all (every
 # method and mapping for 1 GiB pages too: three more rows of 2 GiB cleared
 # per repetition; not timed yet), ACCEL, TIMEOUT (per boot, default 1800 s).
@@ -46,11 +47,15 @@ KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} 
 	"$ROOT/scripts/run-vm.sh" bench-patched bench "$cmdline" || rc=$?
 
 say ""
-python3 "$ROOT/scripts/bench-report.py" "$LOGS" "$BUILD/bench" "$ROOT/docs/BENCHMARKS.md" ||
+# The default base's figures are docs/BENCHMARKS.md, a backport's
+# docs/BENCHMARKS-BASE.md.
+doc=$ROOT/docs/BENCHMARKS.md
+[ "$BASE" = "$DEFAULT_BASE" ] || doc=$ROOT/docs/BENCHMARKS-$BASE.md
+python3 "$ROOT/scripts/bench-report.py" "$LOGS" "$BUILD/bench" "$doc" ||
 	die "no report (see $LOGS/bench-stock.console and bench-patched.console)"
 say ""
 say "raw figures: $BUILD/bench/results.json; plot: $BUILD/bench/fault-latency.png;" \
-	"written up in docs/BENCHMARKS.md"
+	"written up in ${doc#"$ROOT"/}"
 [ "$rc" -eq 0 ] || say "a boot failed: see $LOGS/bench-stock.verdict and bench-patched.verdict"
 stage_done bench "$start"
 exit "$rc"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Remove build/, unless build/linux holds commits that were not exported.
+# Remove build/BASE/, unless its work tree holds commits that were not
+# exported. The fetched packages (build/apt/) stay.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -1,6 +1,7 @@
 #!/bin/sh
-# Write the work tree's commits after "base" back to patches/ (one file per
-# commit, stable names, the cover letter 0000 kept as it is) and the series file.
+# Write the work tree's commits after "base" back to the base's series
+# (one file per commit, stable names, the cover letter 0000 kept as it
+# is) and the series file.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

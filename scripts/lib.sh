@@ -14,10 +14,13 @@ bases=$(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/BASE")
 base_line=$(printf '%s\n' "$bases" | awk -v want="${BASE:-}" 'want == "" || $1 == want { print; exit }')
 [ -n "$base_line" ] ||
 	die "BASE=${BASE:-}: not a line of $ROOT/BASE (known: $(printf '%s\n' "$bases" | awk '{ printf "%s ", $1 }'))"
+# shellcheck disable=SC2034 # used by the scripts that source this
 read -r BASE PACKAGE VERSION SUITE PATCHES_DIR <<EOF
 $base_line
 EOF
 export BASE
+# shellcheck disable=SC2034
+DEFAULT_BASE=$(printf '%s\n' "$bases" | awk 'NR == 1 { print $1 }')
 # KVER: the package's X.Y. A package of another suite is unpacked (not
 # installed) below APT, the private apt state of scripts/fetch-base.sh.
 KVER=${PACKAGE#linux-source-}
@@ -51,9 +54,12 @@ stage_done() { printf '[time] %s: %ss\n' "$1" "$(( $(now) - $2 ))"; }
 
 # picked NAME: does NAME match one of the globs of ONLY (all when unset)?
 picked() {
-	for glob in ${ONLY:-*}; do
+	[ -n "${ONLY:-}" ] || return 0
+	set -f
+	for glob in $ONLY; do
 		# shellcheck disable=SC2254
-		case $1 in $glob) return 0 ;; esac
+		case $1 in $glob) set +f; return 0 ;; esac
 	done
+	set +f
 	return 1
 }
