@@ -1,6 +1,6 @@
 #!/bin/sh
 # summarize.sh BOOT...: print every test result of the named boots (from
-# build/logs/BOOT.tap and .verdict), apply tests/known-failures, and end
+# build/BASE/logs/BOOT.tap and .verdict), apply tests/known-failures, and end
 # with "N passed, N failed, N skipped". Exit 1 if anything failed.
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -12,12 +12,13 @@ pass=0 fail=0 skip=0 xfail=0
 # says why it failed.
 SHOW=${SHOW:-25}
 
-# known_reason BOOT TEST: the reason a test is expected to fail, if listed.
+# known_reason BOOT TEST: the reason a test is expected to fail, if listed
+# (the first column is a glob over BASE/BOOT).
 known_reason() {
 	[ -f "$known" ] || return 0
 	grep -v '^#' "$known" | while read -r b t reason; do
 		# shellcheck disable=SC2254
-		case $1 in $b) [ "$t" = "$2" ] && { echo "$reason"; break; } ;; esac
+		case $BASE/$1 in $b) [ "$t" = "$2" ] && { echo "$reason"; break; } ;; esac
 	done || :
 }
 
