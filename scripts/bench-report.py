@@ -454,8 +454,8 @@ image). guest/plans/bench runs in both; timings are never asserted.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()
   (patch 10), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
-  6 holds the native figures of both. On 7.3 the threads and the fault path
-  both clear with clear_pages().
+  6 holds the native figures of both. On 7.3 the threads clear with
+  clear_pages_nocache() (patch 9), the fault path with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -500,8 +500,8 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
     else:
         nfile = "idle-2026-12-01.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
-                 " the zeroing threads clear 64 KiB chunks with clear_user_highpages(),"
-                 " that is stosb at 64K.")
+                 " the zeroing threads clear 64 KiB chunks with clear_pages_nocache():"
+                 " clzero where the CPU has it, movnti otherwise (patch 9).")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
         with open(native) as f:
