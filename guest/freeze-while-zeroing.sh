@@ -1,0 +1,28 @@
+#!/bin/sh
+# freeze-while-zeroing.sh LEVEL QUARTERS: make every free 2 MiB page dirty,
+# set every reserve to max, wait until QUARTERS/4 of the pages are zeroed,
+# and suspend to idle with pm_test=LEVEL (freezer: freeze every freezable
+# task, wait pm_test_delay seconds, thaw; devices: suspend and resume the
+# devices too) while the threads still zero. The suspend must succeed.
+# Prints, and leaves in /tmp/freeze-while-zeroing as "ZEROED FREE", how
+# many pages were zeroed when the suspend began.
+d=/sys/kernel/mm/hugepages/hugepages-2048kB
+dir=$(dirname "$0")
+echo 0 > "$d/zeroed_reserve" || exit 1
+"$dir/dirty-free-pages.sh" 2048 || exit 1
+read -r free < "$d/free_hugepages"
+want=$((free * $2 / 4))
+echo "$1" > /sys/power/pm_test || exit 1
+echo max > "$d/zeroed_reserve" || exit 1
+# read, not cat: no fork between two looks at the counter.
+while read -r zeroed < "$d/zeroed_hugepages" && [ "$zeroed" -lt "$want" ]; do
+	:
+done
+start=$(date +%s)
+rc=0
+echo freeze > /sys/power/state || rc=1
+secs=$(( $(date +%s) - start ))
+echo none > /sys/power/pm_test
+echo "$zeroed $free" > /tmp/freeze-while-zeroing
+echo "# pm_test=$1 began with $zeroed of $free free pages zeroed; exit $rc after ${secs}s"
+exit $rc
