@@ -25,7 +25,8 @@ help:
 	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
 	@echo "make clean        remove build/BASE/ (refuses if build/BASE/linux has unexported commits)"
 	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
-	@echo "           TESTS=test-glob  SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
+	@echo "           TESTS=test-glob  VMS=n (boots at once, 2)  BOOT_FLAVOUR=debug|kasan (all boots on it)"
+	@echo "           SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
 	@$(S)/install-deps.sh

@@ -15,9 +15,10 @@ if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$PATCHES/
 	[ "$tree_n" = "$series_n" ] ||
 		say "note: $TREE has $tree_n commits, $PATCHES_DIR/series $series_n: testing it as it is"
 fi
-# The flavours of the boots that ONLY= picks (all by default).
+# The flavours of the boots that ONLY= picks (all by default), or the one
+# BOOT_FLAVOUR names.
 flavours=$(grep -v '^#' "$planfile" | while read -r name flavour _; do
-	[ -n "$name" ] && picked "$name" && echo "$flavour"
+	[ -n "$name" ] && picked "$name" && echo "${BOOT_FLAVOUR:-$flavour}"
 done | sort -u)
 for f in $flavours; do
 	"$ROOT/scripts/build-kernel.sh" "$f"
