@@ -81,7 +81,7 @@ while read -r name flavour gplan mem limit cmdline; do
 	( rc=0
 	  env $vmenv KERNEL="$BUILD/obj-$flavour/arch/x86/boot/bzImage" MEM="$mem" TIMEOUT="$limit" \
 		"$ROOT/scripts/run-vm.sh" "$name" "$gplan" "$cmdline" || rc=$?
-	  echo "$rc" > "$LOGS/$name.exit" ) > "$LOGS/$name.out" 2>&1 &
+	  echo "$rc" > "$LOGS/$name.exit" ) < /dev/null > "$LOGS/$name.out" 2>&1 &
 	running="$running $name:$mem:$!"
 	used=$((used + mem))
 	[ -z "$solo" ] || reap
