@@ -1,7 +1,7 @@
 #!/bin/sh
 # Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
-# guest's checks (guest/*.sh), the selftests from build/selftests and the
-# benchmarks from build/bench.
+# guest's checks (guest/*.sh), the selftests from build/selftests, the
+# test programs from build/progs and the benchmarks from build/bench.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -35,6 +35,8 @@ cp -r "$ROOT/guest/plans" "$root/plans"
 for f in "$sel"/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/selftests/"
 done
+# The harness's own test programs (tests/progs) run from there too.
+[ -d "$BUILD/progs" ] && find "$BUILD/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/selftests/" \;
 [ -d "$BUILD/bench" ] && find "$BUILD/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/bench/" \;
 strip "$root"/selftests/* "$root"/bench/* 2>/dev/null || true
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img.tmp"

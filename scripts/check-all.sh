@@ -25,6 +25,7 @@ for f in $flavours; do
 done
 "$ROOT/scripts/build-selftests.sh"
 "$ROOT/scripts/build-bench.sh"
+"$ROOT/scripts/build-test-progs.sh"
 "$ROOT/scripts/build-image.sh"
 rc=0
 "$ROOT/scripts/check.sh" "$planfile" || rc=$?
