@@ -53,11 +53,12 @@ out=$(/bench/qemu_start -l "$backend-${sz}kB-$threads${node:+-node$node}" -S "$s
 rc=$?
 echo "# $out"
 [ "$rc" = 0 ] || exit 1
-val() { echo "$out" | sed -n "s/.*\"$1\":\"*\([0-9:,-]*\).*/\1/p"; }
+val() { echo "$out" | sed -n "s/.*\"$1\":\([0-9-]*\).*/\1/p"; }
+nodes() { echo "$out" | sed -n 's/.*"node_pages_used":"\([^"]*\)".*/\1/p'; }
 ok=1
 [ "$(val pages_used)" = "$pages" ] || { echo "# QEMU took $(val pages_used) pages of the pool, not $pages"; ok=; }
 if [ -n "$node" ]; then
-	for u in $(val node_pages_used | tr , ' '); do
+	for u in $(nodes | tr , ' '); do
 		exp=0
 		[ "${u%%:*}" != "$node" ] || exp=$pages
 		[ "${u#*:}" = "$exp" ] || { echo "# QEMU took ${u#*:} pages of node ${u%%:*}, not $exp"; ok=; }
