@@ -140,6 +140,60 @@ def report(recs):
     out, summary, plot = [], {}, []
     med = lambda s: s["median"] if s else None
 
+    # 0. QEMU's start.
+    qs = pick(recs, "qemu_start")
+    if qs:
+        out.append("0. QEMU start: time until QEMU's monitor answers, its guest RAM "
+                   "allocated from hugetlb (TCG inside the TCG guest), median "
+                   "[min..max]; pages: huge pages QEMU took from the pool (min..max)")
+        rows, summary["qemu_start"] = [], []
+        labels = []
+        for r in qs:
+            if r["config"] in CONFIGS and r["label"] not in labels:
+                labels.append(r["label"])
+        for lab in labels:
+            backend, size, thr = lab.split("-")
+            row = [size.replace("1048576kB", "1G").replace("2048kB", "2M"), backend,
+                   "none" if thr == "0" else thr]
+            spans = {}
+            for c in CONFIGS:
+                rs = pick(recs, "qemu_start", config=c, label=lab)
+                spans[c] = stats([r["ready_us"] for r in rs])
+                used = [r["pages_used"] for r in rs]
+                row.append(fmt_span(spans[c]) if spans[c] else "-")
+                row.append("%d..%d" % (min(used), max(used)) if used else "-")
+                summary["qemu_start"].append({"label": lab, "config": c,
+                                              "ready_us": spans[c], "pages_used": used,
+                                              "hits": [r["prezero_hit"] for r in rs]})
+            hits = [r["prezero_hit"] for r in pick(recs, "qemu_start", config="prezeroed",
+                                                    label=lab)]
+            row.append("%d..%d" % (min(hits), max(hits)) if hits else "-")
+            row.append(fmt_ratio(med(spans["stock"]), med(spans["prezeroed"])))
+            rows.append(row)
+        out += table(rows, ["size", "backend", "prealloc threads", "stock", "pages",
+                            "off", "pages", "prezeroed", "pages", "hits",
+                            "stock/prezeroed"])
+        b2b = pick(recs, "qemu_start", config="b2b")
+        refill = pick(recs, "qemu_refill")
+        if b2b or refill:
+            out.append("")
+            out.append("Back to back: VM A quits (memfd, 2 prealloc threads); how long the "
+                       "threads take to zero its pages again, and VM B's start right "
+                       "after A quit against C's after the refill")
+            rows = []
+            for r in refill:
+                kb = r["size_kb"]
+                size = "1G" if kb == 1048576 else "2M"
+                get = lambda who: [x["ready_us"] for x in b2b
+                                   if x["label"] == "%s-%dkB" % (who, kb)]
+                rows.append([size, str(r["pages"]), "%.2f s" % r["refill_s"],
+                             fmt_span(stats(get("A"))), fmt_span(stats(get("B"))),
+                             fmt_span(stats(get("C")))])
+            summary["qemu_b2b"] = {"refill": refill, "starts": b2b}
+            out += table(rows, ["size", "pages", "refill", "A (zeroed pool)",
+                                "B (right after A)", "C (after the refill)"])
+        out.append("")
+
     # 1. Fault-in.
     out.append("1. Fault-in: time per page (total / pages), median [min..max] of %d "
                "repetitions" % REPS)
@@ -280,6 +334,18 @@ def report(recs):
                          fmt_time(r["lat_p99_us"])])
     out += table(rows, ["config", "iterations", "faults", "hits", "misses", "hit rate",
                         "mean", "median", "p99"])
+
+    # 6. Interrupts off.
+    rs = pick(recs, "irqsoff")
+    if rs:
+        out.append("")
+        out.append("6. Longest section with interrupts off (irqsoff tracer), while idle, "
+                   "while faulting in 2 MiB pages, and while the threads zero a dirty pool")
+        summary["irqsoff"] = rs
+        rows = [[r["kernel"], r["label"], fmt_time(r["max_us"]), r["began"], r["ended"],
+                 r["stack"]] for r in rs]
+        out += table(rows, ["kernel", "while", "longest", "began at", "ended at",
+                            "stack where it ended"])
     return out, summary, plot
 
 
@@ -471,7 +537,10 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
         "",
         "Written by `make bench` (scripts/bench.sh, scripts/bench-report.py) on %s." % date,
         "",
-        "* Command: `%smake bench`" % ("" if name == first_base()[0] else "BASE=%s " % name),
+        "* Command: `%s%smake bench`" % (
+            "" if name == first_base()[0] else "BASE=%s " % name,
+            "".join("%s=%s " % (v, os.environ[v]) for v in ("BENCH_REPS", "BENCH_1G")
+                    if os.environ.get(v))),
         "* Machine: %s, %s CPUs (nproc)%s, %s MiB of memory (free -m)" % (
             mach["cpu"], mach["cpus"],
             ", under %s" % mach["hypervisor"] if mach.get("hypervisor") else "",

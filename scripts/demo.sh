@@ -14,9 +14,38 @@ rc=0
 KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=1800 \
 	"$ROOT/scripts/run-vm.sh" demo demo \
 	"hugepagesz=1G hugepages=2 hugepagesz=2M" || rc=$?
+# The median of the n[s] values val[s, 1..n[s]], for both tables.
+median='
+	function median(s,   i, j, t, m) {
+		m = n[s]
+		for (i = 1; i <= m; i++) a[i] = val[s, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	}'
+say ""
+say "QEMU's time to ready, its RAM preallocated from hugetlb by 2 threads (median of 3, TCG inside the guest):"
+tr -d '\r' < "$LOGS/demo.console" | awk "$median"'
+	/^\{"bench":"qemu_start"/ {
+		match($0, /"label":"[^"]*"/); l = substr($0, RSTART + 9, RLENGTH - 10)
+		match($0, /"ready_us":[0-9]+/); v = substr($0, RSTART + 11, RLENGTH - 11) / 1e6
+		match($0, /"pages_used":[0-9-]+/); u = substr($0, RSTART + 13, RLENGTH - 13)
+		match($0, /"prezero_hit":[0-9-]+/); h = substr($0, RSTART + 14, RLENGTH - 14)
+		n[l]++; val[l, n[l]] = v; used[l] = used[l] " " u; hits[l] = hits[l] " " h
+	}
+	END {
+		printf "%-5s %15s %-12s %15s %-12s %8s\n", "size", "dirty pool (s)", " pages used", "pre-zeroed (s)", " hits", "speedup"
+		for (k = 1; k <= 2; k++) {
+			sz = (k == 1) ? "2M" : "1G"
+			o = "qemu-" sz "-off"; p = "qemu-" sz "-prezeroed"
+			if (!n[o] || !n[p]) continue
+			mo = median(o); mp = median(p)
+			printf "%-5s %15.2f %-12s %15.2f %-12s %7.1fx\n", sz, mo, used[o], mp, hits[p], (mp > 0 ? mo / mp : 0)
+		}
+	}'
 say ""
 say "Fault-in time per page (median of the repetitions, $(head -1 "$LOGS/demo.verdict" | sed 's/.*\(accel=[a-z]*\).*/\1/'), bench kernel):"
-tr -d '\r' < "$LOGS/demo.console" | awk '
+tr -d '\r' < "$LOGS/demo.console" | awk "$median"'
 	/^# ---- / { sec = $3; sub(":", "", sec); next }
 	/^\{"bench":"fault"/ {
 		match($0, /"per_page_us":[0-9.]+/)
@@ -24,13 +53,6 @@ tr -d '\r' < "$LOGS/demo.console" | awk '
 		match($0, /"pages":[0-9]+/)
 		pages[sec] = substr($0, RSTART + 8, RLENGTH - 8)
 		n[sec]++; val[sec, n[sec]] = v + 0
-	}
-	function median(s,   i, j, t, m) {
-		m = n[s]
-		for (i = 1; i <= m; i++) a[i] = val[s, i]
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
-			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
-		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 	}
 	END {
 		printf "%-6s %6s %16s %16s %8s\n", "size", "pages", "stock us/page", "pre-zeroed", "speedup"
