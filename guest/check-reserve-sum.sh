@@ -11,20 +11,21 @@ for r in $mem; do
 done
 state() {
 	cat "$g"
-	for f in /sys/devices/system/node/node*/hugepages/hugepages-$1kB/zeroed_reserve; do
+	for f in /sys/devices/system/node/node*/hugepages/hugepages-"$1"kB/zeroed_reserve; do
 		echo "$f $(cat "$f")"
 	done
 }
 want=0
 for n in $nodes; do
-	v=$(cat /sys/devices/system/node/node"$n"/hugepages/hugepages-$1kB/zeroed_reserve)
+	v=$(cat /sys/devices/system/node/node"$n"/hugepages/hugepages-"$1"kB/zeroed_reserve)
 	if [ "$v" = max ] || [ "$want" = max ]; then want=max; else want=$((want + v)); fi
 done
 got=$(cat "$g")
 echo "# nodes with memory:$nodes; global $got, expected $want"
 [ "$got" = "$want" ] || exit 1
 before=$(state "$1")
-for f in "$g" /sys/devices/system/node/node*/hugepages/hugepages-$1kB/zeroed_reserve; do
-	cat "$f" > "$f" || { echo "# cannot write back $f"; exit 1; }
+for f in "$g" /sys/devices/system/node/node*/hugepages/hugepages-"$1"kB/zeroed_reserve; do
+	v=$(cat "$f")
+	echo "$v" > "$f" || { echo "# cannot write back $f"; exit 1; }
 	[ "$(state "$1")" = "$before" ] || { echo "# writing back $f changed:"; state "$1" | sed 's/^/# /'; exit 1; }
 done

@@ -518,10 +518,10 @@ image). guest/plans/bench runs in both; timings are never asserted.
   hits and misses are the htlb_prezero counters over the run, the latencies
   those of single faults.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()
-  (patch 10), which TCG emulates several times faster than the fault path's
+  (patch 9), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
   6 holds the native figures of both. On 7.3 the threads clear with
-  clear_pages_nocache() (patch 9), the fault path with clear_pages().
+  clear_pages_nocache() (patch 8), the fault path with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -565,12 +565,12 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
         nfile = "native-result.txt"
         nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 64 KiB"
                  " between fences with clear_page_nocache(): CLZERO where the CPU has it,"
-                 " MOVNTI otherwise (patch 10).")
+                 " MOVNTI otherwise (patch 9).")
     else:
         nfile = "idle-2026-12-01.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
                  " the zeroing threads clear 64 KiB chunks with clear_pages_nocache():"
-                 " clzero where the CPU has it, movnti otherwise (patch 9).")
+                 " clzero where the CPU has it, movnti otherwise (patch 8).")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
         with open(native) as f:
