@@ -346,6 +346,17 @@ def report(recs):
                  r["stack"]] for r in rs]
         out += table(rows, ["kernel", "while", "longest", "began at", "ended at",
                             "stack where it ended"])
+    rs = pick(recs, "irqsoff_thread")
+    if rs:
+        out.append("")
+        out.append("6b. Sections with interrupts off in the zeroing threads themselves "
+                   "(preemptirq events of their PIDs), while they zero a dirty 2 MiB pool")
+        summary["irqsoff_thread"] = rs
+        rows = [[r["kernel"], str(r["sections"]), fmt_time(r["median_us"]),
+                 fmt_time(r["p99_us"]), fmt_time(r["p999_us"]),
+                 fmt_time(r["max_us"]), r["began"]] for r in rs]
+        out += table(rows, ["kernel", "sections", "median", "p99", "p99.9", "longest",
+                            "longest began at"])
     return out, summary, plot
 
 
