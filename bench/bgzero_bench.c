@@ -11,9 +11,15 @@
  * from having work, or their folios are counted too.  One JSON line; the
  * samples are [ms since the reserve was set, folios zeroed] at every poll
  * where the counter moved.
+ *
+ * With -F STEP it zeroes the pool itself instead, in its own context: it
+ * writes STEP to the size's zeroed_fill until the write fails with EAGAIN
+ * (no dirty free page left), so the CPU time is this process's and its
+ * cgroup's; "mode" says which. Leave zeroed_reserve at 0 for that.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,11 +33,12 @@
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-S 2M|1G] [-i ms] [-X secs] [-n]\n"
+		"usage: %s [-S 2M|1G] [-i ms] [-X secs] [-n | -F step]\n"
 		"  -S  huge page size (default: system default huge page size)\n"
 		"  -i  sampling interval in milliseconds (default 20)\n"
 		"  -X  give up after this many seconds (default 120)\n"
 		"  -n  do not write max to zeroed_reserve, only watch\n"
+		"  -F  zero in this process: write step to zeroed_fill until EAGAIN\n"
 		"Exits 4 if the kernel has no pre-zeroing (no zeroed_hugepages).\n",
 		prog);
 	exit(1);
@@ -46,13 +53,14 @@ int main(int argc, char **argv)
 {
 	unsigned long kb = 0;
 	int interval = 20, timeout = 120, watch = 0, ns = 0, timed_out = 0, opt;
+	long step = 0;
 	long free0, zeroed0, dirty, vm0, vm = 0, last = 0, z = 0, f = 0;
 	double t0, t = 0, first = -1;
 	char path[128];
 	size_t psz;
 	FILE *rf;
 
-	while ((opt = getopt(argc, argv, "S:i:X:nh")) != -1) {
+	while ((opt = getopt(argc, argv, "S:i:X:nF:h")) != -1) {
 		switch (opt) {
 		case 'S':
 			kb = parse_hpage_size(optarg);
@@ -62,10 +70,12 @@ int main(int argc, char **argv)
 		case 'i': interval = atoi(optarg); break;
 		case 'X': timeout = atoi(optarg); break;
 		case 'n': watch = 1; break;
+		case 'F': step = atol(optarg); break;
 		default: usage(argv[0]);
 		}
 	}
-	if (optind != argc || interval < 1 || timeout < 1)
+	if (optind != argc || interval < 1 || timeout < 1 || step < 0 ||
+	    (step && watch))
 		usage(argv[0]);
 	if (!kb)
 		kb = default_hpage_kb();
@@ -86,7 +96,33 @@ int main(int argc, char **argv)
 	}
 
 	t0 = now_us();
-	if (!watch) {
+	if (step) {
+		char val[32];
+		int fd;
+
+		snprintf(path, sizeof(path),
+			 "/sys/kernel/mm/hugepages/hugepages-%lukB/zeroed_fill", kb);
+		snprintf(val, sizeof(val), "%ld", step);
+		fd = open(path, O_WRONLY);
+		if (fd < 0) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		while (write(fd, val, strlen(val)) > 0) {
+			if (now_us() - t0 > timeout * 1e6) {
+				timed_out = 1;
+				break;
+			}
+		}
+		if (!timed_out && errno != EAGAIN) {
+			fprintf(stderr, "%s: %s\n", path, strerror(errno));
+			return 1;
+		}
+		close(fd);
+		t = now_us();
+		vm = vmstat("htlb_prezero_zeroed") - vm0;
+		samples[ns++] = (struct sample){ (t - t0) / 1e3, vm };
+	} else if (!watch) {
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/mm/hugepages/hugepages-%lukB/zeroed_reserve", kb);
 		rf = fopen(path, "w");
@@ -95,7 +131,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	for (;;) {
+	for (; !step;) {
 		usleep(interval * 1000);
 		t = now_us();
 		vm = vmstat("htlb_prezero_zeroed") - vm0;
@@ -115,10 +151,12 @@ int main(int argc, char **argv)
 			break;
 	}
 
-	printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":true,\"interval_ms\":%d,"
+	printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":true,\"mode\":\"%s\","
+	       "\"step\":%ld,\"interval_ms\":%d,"
 	       "\"dirty_pages\":%ld,\"bytes\":%zu,\"zeroed_pages\":%ld,\"total_us\":%.0f,"
 	       "\"first_us\":%.0f,\"gbps\":%.3f,\"timeout\":%s,\"samples\":[",
-	       kb, interval, dirty, dirty * psz, vm, t - t0, first,
+	       kb, step ? "fill" : "threads", step, interval, dirty, dirty * psz, vm,
+	       t - t0, first,
 	       vm * (double)psz / ((t - t0) * 1e3), timed_out ? "true" : "false");
 	for (int i = 0; i < ns; i++)
 		printf("%s[%.1f,%ld]", i ? "," : "", samples[i].ms, samples[i].zeroed);

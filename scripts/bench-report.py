@@ -403,6 +403,79 @@ def kernels(bootrecs):
     return k
 
 
+REFILL_BOOTS = ("refill-1cpu", "refill-2cpu")
+
+
+def refill_report(logs):
+    """The refill table: the bench-refill-*.console boots (one node)."""
+    recs = []
+    for b in REFILL_BOOTS:
+        recs += parse_console(os.path.join(logs, "bench-" + b + ".console"))[0]
+    if not recs:
+        return [], {}
+    out, summary = ["", "7. Refill on one node, 2 MiB pages: by how many workers, and who pays"], {}
+
+    rows = []
+    boot = {r["cpus"]: r for r in pick(recs, "bootpool")}
+    summary["bootpool"] = boot
+    for c in sorted(boot):
+        r = boot[c]
+        rows.append(["boot pool, %d vCPU%s" % (c, "s" if c > 1 else ""),
+                     "%d pages (%d MiB)" % (r["pages"], r["pages"] * 2),
+                     "%s%.2f s" % ("<= " if r["late"] else "", r["secs"]),
+                     "%.2f GB/s" % (r["pages"] * 2 * 2**20 / r["secs"] / 1e9)
+                     if r["secs"] > 0 else "-"])
+    if 1 in boot and 2 in boot and boot[2]["secs"] > 0:
+        rows.append(["", "1 vCPU / 2 vCPUs", fmt_ratio(boot[1]["secs"], boot[2]["secs"]), ""])
+    rate = {}
+    for w in (1, 2):
+        rate[w] = stats([r["gbps"] for r in pick(recs, "bgzero", config="workers-%d" % w)])
+        if rate[w]:
+            rows.append(["refill, %d worker%s" % (w, "s" if w > 1 else ""),
+                         "%d pages, n=%d" % (pick(recs, "bgzero", config="workers-%d" % w)[0]
+                                             ["dirty_pages"], rate[w]["n"]),
+                         "", "%.2f [%.2f..%.2f] GB/s" % (rate[w]["median"], rate[w]["min"],
+                                                         rate[w]["max"])])
+    if rate.get(1) and rate.get(2):
+        rows.append(["", "2 workers / 1 worker", "",
+                     fmt_ratio(rate[2]["median"], rate[1]["median"])])
+    summary["refill"] = rate
+    fill = {}
+    for lim in ("max", "50000"):
+        rs = pick(recs, "bgzero", config="fill-" + lim)
+        us = [r["usage_us"] for r in pick(recs, "fillcharge", limit=lim)]
+        fill[lim] = stats([r["gbps"] for r in rs])
+        if not fill[lim]:
+            continue
+        secs = statistics.median([r["total_us"] / 1e6 for r in rs])
+        rows.append(["zeroed_fill, cpu.max %s" % ("unlimited" if lim == "max" else
+                                                 "%d%%" % (int(lim) // 1000)),
+                     "16 pages a write, n=%d" % fill[lim]["n"],
+                     "%.2f s, %.2f s charged" % (secs, statistics.median(us) / 1e6)
+                     if us else "%.2f s" % secs,
+                     "%.2f [%.2f..%.2f] GB/s" % (fill[lim]["median"], fill[lim]["min"],
+                                                 fill[lim]["max"])])
+    summary["fill"] = fill
+    out += table(rows, ["what", "size", "time", "rate"])
+
+    rows, summary["interference"] = [], []
+    for kind in ("cpu", "mem"):
+        r = {c: pick(recs, "interference", config=c, kind=kind) for c in ("idle", "busy")}
+        if not r["idle"] or not r["busy"]:
+            continue
+        idle, busy = r["idle"][0]["rate"], r["busy"][0]["rate"]
+        slow = 100 * (1 - busy / idle)
+        summary["interference"].append({"kind": kind, "idle": idle, "busy": busy,
+                                        "slowdown_pct": slow})
+        rows.append([kind, r["idle"][0]["unit"], fmt_si(idle), fmt_si(busy), "%.1f%%" % slow])
+    if rows:
+        out.append("")
+        out.append("   foreground on CPU 0 for 3 s, workers idle, then with 2 workers zeroing "
+                   "the whole pool")
+        out += table(rows, ["workload", "unit", "idle", "busy", "slowdown"])
+    return out, summary
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: bench-report.py LOGS OUT DOC")
@@ -421,6 +494,8 @@ def main():
     global REPS
     REPS = next((b["boot"]["reps"] for b in boots.values() if b["boot"]), REPS)
     lines, summary, plot = report(recs)
+    rlines, summary["refill"] = refill_report(logs)
+    lines += rlines
     accels = {b: boots[b].get("accel") for b in BOOTS}
     head = ["make bench: %s; stock = unpatched base kernel, patched = the series "
             "(off: zeroed_reserve=0, prezeroed: zeroed_reserve=max, all free pages "
@@ -528,11 +603,25 @@ image). guest/plans/bench runs in both; timings are never asserted.
   starts again at once for 5 s, faster than the threads can zero them:
   hits and misses are the htlb_prezero counters over the run, the latencies
   those of single faults.
+* **7. Refill**: guest/plans/refill-bench on the patched bench kernel, in
+  two more boots with one NUMA node, 1 and then 2 vCPUs, 8192 MiB and
+  `hugepagesz=2M hugepages=3072 hugepage_prezero=max`. Boot pool: from the
+  kernel's `zeroed_reserve=max` line (late_initcall) until every free page
+  was zeroed (guest/bootpool-time.sh; "<=" when it was done before the
+  script looked). Refill: the whole pool made dirty, then
+  `zeroed_reserve=max` with `zeroed_workers` 1 and 2 in turn, timed by
+  bench/bgzero_bench. zeroed_fill: bench/bgzero_bench -F 16 zeroes the dirty
+  pool itself, 32 MiB a write, from a cgroup without and with `cpu.max`
+  50000 100000; "charged" is the cgroup's cpu.stat usage_usec over the run.
+  Foreground: bench/interference_bench on CPU 0 with the pool zeroed, then
+  right after it was made dirty again; the worker on CPU 0 is SCHED_IDLE.
+  With 2 vCPUs on a 2-core host the second worker only scales as far as the
+  host gives QEMU's second vCPU thread a core.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()
-  (patch 9), which TCG emulates several times faster than the fault path's
+  (patch 12), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
   6 holds the native figures of both. On 7.3 the threads clear with
-  clear_pages_nocache() (patch 8), the fault path with clear_pages().
+  clear_pages_nocache() (patch 11), the fault path with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -576,12 +665,12 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
         nfile = "native-result.txt"
         nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 64 KiB"
                  " between fences with clear_page_nocache(): CLZERO where the CPU has it,"
-                 " MOVNTI otherwise (patch 9).")
+                 " MOVNTI otherwise (patch 12).")
     else:
         nfile = "idle-2026-12-01.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
                  " the zeroing threads clear 64 KiB chunks with clear_pages_nocache():"
-                 " clzero where the CPU has it, movnti otherwise (patch 8).")
+                 " clzero where the CPU has it, movnti otherwise (patch 11).")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
         with open(native) as f:

@@ -1,7 +1,9 @@
 #!/bin/sh
 # make bench: build the unpatched base (build/linux-base, a worktree of
 # build/linux at tag "base") and the patched tree as bench kernels, boot each
-# with the same QEMU settings to run guest/plans/bench, and print one table.
+# with the same QEMU settings to run guest/plans/bench, boot the patched one
+# twice more on one node (1 and 2 vCPUs) for guest/plans/refill-bench, and
+# print one table.
 # scripts/bench-report.py writes build/BASE/bench/results.json, table.txt
 # and fault-latency.png, and docs/BENCHMARKS.md (docs/BENCHMARKS-6.12.md
 # for BASE=6.12).
@@ -45,6 +47,16 @@ KERNEL=$BUILD/obj-base-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1
 	"$ROOT/scripts/run-vm.sh" bench-stock bench "$cmdline" || rc=$?
 KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} \
 	"$ROOT/scripts/run-vm.sh" bench-patched bench "$cmdline" || rc=$?
+# The refill part, patched kernel only: one node with 1, then 2 vCPUs, and
+# a 6 GiB boot-time pool of 2 MiB pages that hugepage_prezero= has zeroed
+# from late_initcall on.
+rcmd="hugepagesz=2M hugepages=3072 hugepage_prezero=max"
+[ -z "${BENCH_REPS:-}" ] || rcmd="$rcmd bench_reps=$BENCH_REPS"
+for c in 1 2; do
+	KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=8192 CPUS=$c NODES=1 \
+		TIMEOUT=${TIMEOUT:-1800} "$ROOT/scripts/run-vm.sh" "bench-refill-${c}cpu" \
+		refill-bench "$rcmd" || rc=$?
+done
 
 say ""
 # The default base's figures are docs/BENCHMARKS.md, a backport's

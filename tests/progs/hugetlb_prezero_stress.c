@@ -7,7 +7,8 @@
  * mappings, fallocate and hole punching, SysV shm, fork and COW,
  * MADV_DONTNEED, mremap).  Every newly faulted page must be zero in full;
  * the workers then fill it with a pattern that names them and free it
- * again.  Meanwhile a chaos thread resizes the pools, flips zeroed_reserve,
+ * again.  Meanwhile a chaos thread resizes the pools, flips zeroed_reserve
+ * and zeroed_workers, zeroes pages itself through zeroed_fill,
  * migrates and soft offlines huge pages and demotes 1 GiB pages, so that
  * the khugezerod threads are interrupted and robbed in every way.  At the
  * end the pool counters must be consistent and the pool must still work.
@@ -144,18 +145,24 @@ static const char * const mode_name[NR_MODES] = {
 
 enum cop {
 	C_POOL, C_POOL_NODE, C_RESERVE, C_RESERVE_NODE, C_MIGRATE,
-	C_OFFLINE, C_OFFLINE_FREE, C_DEMOTE, C_HWPOISON, NR_COPS
+	C_OFFLINE, C_OFFLINE_FREE, C_DEMOTE, C_HWPOISON, C_WORKERS, C_FILL,
+	NR_COPS
 };
 
 static const char * const cop_name[NR_COPS] = {
 	"nr_hugepages", "node nr_hugepages", "zeroed_reserve",
 	"node zeroed_reserve", "move_pages", "MADV_SOFT_OFFLINE",
-	"soft_offline_page", "demote", "MADV_HWPOISON",
+	"soft_offline_page", "demote", "MADV_HWPOISON", "zeroed_workers",
+	"zeroed_fill",
 };
 
 static const unsigned int cop_weight[NR_COPS] = {
-	20, 20, 15, 15, 15, 3, 3, 2, 2,
+	20, 20, 15, 15, 15, 3, 3, 2, 2, 5, 10,
 };
+
+#define WORKERS_PATH	"/sys/kernel/mm/hugepages/zeroed_workers"
+/* zeroed_workers before the run; empty if the kernel has none */
+static char orig_workers[VAL_LEN];
 
 struct pstats {
 	unsigned long iters;
@@ -500,6 +507,8 @@ static void save_state(void)
 	struct hsize *h;
 	int i, n;
 
+	if (read_path(WORKERS_PATH, orig_workers, VAL_LEN) <= 0)
+		orig_workers[0] = '\0';
 	for (i = 0; i < nr_sizes; i++) {
 		h = &sizes[i];
 		if (hs_read(h, -1, "zeroed_reserve", h->orig_reserve,
@@ -578,6 +587,9 @@ static void restore_state(bool from_signal)
 	for (i = 0; i < nr_sizes; i++)
 		if (sizes[i].pool_changed)
 			restore_pool(&sizes[i]);
+	if (orig_workers[0] && write_path(WORKERS_PATH, orig_workers))
+		ksft_print_msg("WARNING: zeroed_workers not restored to %s\n",
+			       chomp(orig_workers));
 	for (i = 0; i < nr_sizes; i++) {
 		h = &sizes[i];
 		if (!h->saved)
@@ -1128,6 +1140,28 @@ static bool chaos_pool(struct ctx *c, int node)
 	return !hs_write_ul(hs2m, node, "nr_hugepages", t > g ? t - g : 0);
 }
 
+/* zeroed_workers: 1, 2 or max, so that helpers start and stop */
+static bool chaos_workers(struct ctx *c)
+{
+	static const char * const val[] = { "1", "2", "max" };
+
+	return !write_path(WORKERS_PATH, val[rnd_below(c, 3)]);
+}
+
+/*
+ * zeroed_fill of a random size, globally or on a node: zero 1-8 pages in
+ * this thread's context, racing the workers; EAGAIN (too few dirty pages)
+ * is a success.
+ */
+static bool chaos_fill(struct ctx *c, int node)
+{
+	struct hsize *h = &sizes[rnd_below(c, nr_sizes)];
+	int ret;
+
+	ret = hs_write_ul(h, node, "zeroed_fill", 1 + rnd_below(c, 8));
+	return !ret || ret == -EAGAIN;
+}
+
 /* zeroed_reserve of a random size: 0, a count or max */
 static bool chaos_reserve(struct ctx *c, int node)
 {
@@ -1243,6 +1277,9 @@ static bool cop_possible(enum cop op)
 		       free >= 2;
 	case C_HWPOISON:
 		return opt_hwpoison && cop_done[op] < MAX_HWPOISON;
+	case C_WORKERS:
+	case C_FILL:
+		return orig_workers[0];
 	default:
 		return true;
 	}
@@ -1285,6 +1322,13 @@ static void *chaos(void *arg)
 			break;
 		case C_RESERVE_NODE:
 			ok = chaos_reserve(&c, rnd_mem_node(&c, -1));
+			break;
+		case C_WORKERS:
+			ok = chaos_workers(&c);
+			break;
+		case C_FILL:
+			ok = chaos_fill(&c, rnd_below(&c, 2) ?
+					    rnd_mem_node(&c, -1) : -1);
 			break;
 		case C_DEMOTE:
 			hs1g->pool_changed = true;
