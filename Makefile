@@ -13,7 +13,7 @@ WORK := build/$(BASE)/linux/.git
 
 help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
-	@echo "make demo         bench kernel: fault-in times and zero contents, stock vs pre-zeroed"
+	@echo "make demo         stock and patched bench kernels: QEMU start (stock, dirty, pre-zeroed pool), fault-in"
 	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
 	@echo "make check-long   the slow tests (1000-round leak loop, 50 hotplug cycles, upstream suite under pressure) that CI does not run"
 	@echo "make tree         unpack the base into build/BASE/linux and apply its series (KERNEL_SRC=... for your tree)"

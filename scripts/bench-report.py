@@ -463,22 +463,35 @@ def refill_report(logs):
         r = {c: pick(recs, "interference", config=c, kind=kind) for c in ("idle", "busy")}
         if not r["idle"] or not r["busy"]:
             continue
-        idle, busy = r["idle"][0]["rate"], r["busy"][0]["rate"]
+        idle = statistics.median(x["rate"] for x in r["idle"])
+        busy = statistics.median(x["rate"] for x in r["busy"])
         slow = 100 * (1 - busy / idle)
+        load = pick(recs, "bgload", kind=kind)
+        left = min(x["dirty_left"] for x in load) if load else None
         summary["interference"].append({"kind": kind, "idle": idle, "busy": busy,
-                                        "slowdown_pct": slow})
-        rows.append([kind, r["idle"][0]["unit"], fmt_si(idle), fmt_si(busy), "%.1f%%" % slow])
+                                        "slowdown_pct": slow, "dirty_left": left})
+        rows.append([kind, r["idle"][0]["unit"], fmt_si(idle), fmt_si(busy), "%.1f%%" % slow,
+                     "n=%d" % len(r["busy"]),
+                     "-" if left is None else ("yes (%d dirty at least)" % left if left else "no")])
     if rows:
         out.append("")
-        out.append("   foreground on CPU 0 for 3 s, workers idle, then with 2 workers zeroing "
-                   "the whole pool")
-        out += table(rows, ["workload", "unit", "idle", "busy", "slowdown"])
+        out.append("   foreground on CPU 0 for %.1f s, workers idle, then with 2 workers zeroing "
+                   "the whole pool (medians)" % pick(recs, "interference")[0]["duration_s"])
+        out += table(rows, ["workload", "unit", "idle", "busy", "slowdown", "runs",
+                            "busy throughout"])
     return out, summary
 
 
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--refill":
+        # Only the refill table, from the bench-refill-* boots of LOGS.
+        lines = refill_report(sys.argv[2])[0]
+        if not lines:
+            sys.exit("error: no refill figures in %s/bench-refill-*.console" % sys.argv[2])
+        print("\n".join(lines[1:]))
+        return
     if len(sys.argv) != 4:
-        sys.exit("usage: bench-report.py LOGS OUT DOC")
+        sys.exit("usage: bench-report.py LOGS OUT DOC | --refill LOGS")
     logs, outdir, doc = sys.argv[1:]
     os.makedirs(outdir, exist_ok=True)
     recs, boots, lost = [], {}, {}
@@ -613,8 +626,9 @@ image). guest/plans/bench runs in both; timings are never asserted.
   bench/bgzero_bench. zeroed_fill: bench/bgzero_bench -F 16 zeroes the dirty
   pool itself, 32 MiB a write, from a cgroup without and with `cpu.max`
   50000 100000; "charged" is the cgroup's cpu.stat usage_usec over the run.
-  Foreground: bench/interference_bench on CPU 0 with the pool zeroed, then
-  right after it was made dirty again; the worker on CPU 0 is SCHED_IDLE.
+  Foreground: bench/interference_bench on CPU 0 for 0.8 s with the pool
+  zeroed, then right after it was made dirty again ("busy throughout": pages
+  were still dirty at its end); the worker on CPU 0 is SCHED_IDLE.
   With 2 vCPUs on a 2-core host the second worker only scales as far as the
   host gives QEMU's second vCPU thread a core.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()

@@ -16,22 +16,7 @@ set -eu
 
 start=$(now)
 base=$BUILD/linux-base
-git -C "$TREE" rev-parse -q --verify 'base^{commit}' >/dev/null ||
-	die "$TREE has no tag base: run 'make tree'"
-want=$(git -C "$TREE" rev-parse 'base^{commit}')
-if [ ! -e "$base/.git" ]; then
-	[ ! -e "$base" ] || [ -z "$(ls -A "$base")" ] ||
-		die "$base exists and is not a worktree of $TREE: remove it"
-	git -C "$TREE" worktree prune
-	git -C "$TREE" worktree add -q --detach "$base" base
-else
-	head=$(git -C "$base" rev-parse HEAD 2>/dev/null) ||
-		die "$base is a stale worktree: remove it and run again"
-	if [ "$head" != "$want" ]; then
-		git -C "$base" checkout -q --detach "$want" ||
-			die "cannot put $base at tag base (local changes?)"
-	fi
-fi
+"$ROOT/scripts/base-tree.sh"
 
 "$ROOT/scripts/build-kernel.sh" bench "$base" "$BUILD/obj-base-bench"
 "$ROOT/scripts/build-kernel.sh" bench
@@ -49,11 +34,12 @@ KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} 
 	"$ROOT/scripts/run-vm.sh" bench-patched bench "$cmdline" || rc=$?
 # The refill part, patched kernel only: one node with 1, then 2 vCPUs, and
 # a 6 GiB boot-time pool of 2 MiB pages that hugepage_prezero= has zeroed
-# from late_initcall on.
+# from late_initcall on. PREALLOC: otherwise that first zeroing would also
+# pay QEMU's first touch of the guest's memory, which no later one does.
 rcmd="hugepagesz=2M hugepages=3072 hugepage_prezero=max"
 [ -z "${BENCH_REPS:-}" ] || rcmd="$rcmd bench_reps=$BENCH_REPS"
 for c in 1 2; do
-	KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=8192 CPUS=$c NODES=1 \
+	KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=8192 CPUS=$c NODES=1 PREALLOC=1 \
 		TIMEOUT=${TIMEOUT:-1800} "$ROOT/scripts/run-vm.sh" "bench-refill-${c}cpu" \
 		refill-bench "$rcmd" || rc=$?
 done

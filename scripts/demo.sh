@@ -1,16 +1,24 @@
 #!/bin/sh
-# make demo: build the bench kernel, boot it, fault in 2 MiB and 1 GiB
-# pages with every page cleared at fault time and then pre-zeroed, and
-# print the per-page times side by side (medians of the repetitions).
+# make demo: build the unpatched base and the patched tree as bench
+# kernels, boot both with guest/plans/demo: QEMU's start with its RAM
+# preallocated from hugetlb on the stock kernel, from a dirty pool and from
+# a pre-zeroed one on the patched kernel; then, on the patched kernel,
+# fault in 2 MiB and 1 GiB pages with every page cleared at fault time and
+# then pre-zeroed. Prints both tables (medians of the repetitions).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+"$ROOT/scripts/base-tree.sh"
+"$ROOT/scripts/build-kernel.sh" bench "$BUILD/linux-base" "$BUILD/obj-base-bench"
 "$ROOT/scripts/build-kernel.sh" bench
 "$ROOT/scripts/build-selftests.sh"
 "$ROOT/scripts/build-bench.sh"
 "$ROOT/scripts/build-image.sh"
 rc=0
+KERNEL=$BUILD/obj-base-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=1800 \
+	"$ROOT/scripts/run-vm.sh" demo-stock demo \
+	"hugepagesz=1G hugepages=2 hugepagesz=2M" || rc=$?
 KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=1800 \
 	"$ROOT/scripts/run-vm.sh" demo demo \
 	"hugepagesz=1G hugepages=2 hugepagesz=2M" || rc=$?
@@ -24,8 +32,9 @@ median='
 		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
 	}'
 say ""
-say "QEMU's time to ready, its RAM preallocated from hugetlb by 2 threads (median of 3, TCG inside the guest):"
-tr -d '\r' < "$LOGS/demo.console" | awk "$median"'
+say "QEMU's time to ready, its RAM preallocated from hugetlb by 2 threads (median of 3, TCG inside the guest;"
+say "stock: the unpatched kernel; dirty and pre-zeroed pool: the patched one; pages used: per run):"
+cat "$LOGS/demo-stock.console" "$LOGS/demo.console" | tr -d '\r' | awk "$median"'
 	/^\{"bench":"qemu_start"/ {
 		match($0, /"label":"[^"]*"/); l = substr($0, RSTART + 9, RLENGTH - 10)
 		match($0, /"ready_us":[0-9]+/); v = substr($0, RSTART + 11, RLENGTH - 11) / 1e6
@@ -34,13 +43,15 @@ tr -d '\r' < "$LOGS/demo.console" | awk "$median"'
 		n[l]++; val[l, n[l]] = v; used[l] = used[l] " " u; hits[l] = hits[l] " " h
 	}
 	END {
-		printf "%-5s %15s %-12s %15s %-12s %8s\n", "size", "dirty pool (s)", " pages used", "pre-zeroed (s)", " hits", "speedup"
+		printf "%-5s %10s %-12s %15s %-12s %15s %-12s %8s\n", "size", "stock (s)", " pages used", "dirty pool (s)", " pages used", "pre-zeroed (s)", " hits", "speedup"
 		for (k = 1; k <= 2; k++) {
 			sz = (k == 1) ? "2M" : "1G"
-			o = "qemu-" sz "-off"; p = "qemu-" sz "-prezeroed"
+			s = "qemu-" sz "-stock"; o = "qemu-" sz "-off"; p = "qemu-" sz "-prezeroed"
 			if (!n[o] || !n[p]) continue
-			mo = median(o); mp = median(p)
-			printf "%-5s %15.2f %-12s %15.2f %-12s %7.1fx\n", sz, mo, used[o], mp, hits[p], (mp > 0 ? mo / mp : 0)
+			ms = n[s] ? median(s) : 0; mo = median(o); mp = median(p)
+			printf "%-5s %10s %-12s %15.2f %-12s %15.2f %-12s %7s\n", sz,
+				(n[s] ? sprintf("%.2f", ms) : "-"), (n[s] ? used[s] : " -"), mo, used[o], mp, hits[p],
+				(n[s] && mp > 0 ? sprintf("%.1fx", ms / mp) : "-")
 		}
 	}'
 say ""

@@ -7,7 +7,9 @@
 # skipped and the kernel complained about nothing.
 # Environment: KERNEL, IMAGE, MEM (MiB, default 4096), CPUS (2), NODES (2),
 # TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA, and
-# TESTS (a glob: run only the plan's tests of those names), and
+# TESTS (a glob: run only the plan's tests of those names), PREALLOC=1
+# (QEMU allocates and touches all guest RAM before the boot, so that the
+# guest's first writes to a page do not pay the host's page faults), and
 # HOTPLUG_MIB: add one more NUMA node, with no CPU and no boot memory, and a
 # pc-dimm of that many MiB on it (its memory blocks start offline).
 set -eu
@@ -45,7 +47,7 @@ fi
 numa=
 i=0
 while [ "$i" -lt "$nodes" ]; do
-	numa="$numa -object memory-backend-ram,id=m$i,size=$((mem / nodes))M"
+	numa="$numa -object memory-backend-ram,id=m$i,size=$((mem / nodes))M${PREALLOC:+,prealloc=on}"
 	numa="$numa -numa node,nodeid=$i,memdev=m$i"
 	i=$((i + 1))
 done
