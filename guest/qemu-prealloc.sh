@@ -13,22 +13,9 @@ sz=$1 pages=$2 backend=$3 threads=$4 node=${5:-}
 dir=$(dirname "$0")
 h=/sys/kernel/mm/hugepages/hugepages-${sz}kB
 mb=$((sz * pages / 1024))
-want=$pages
+want=$("$dir/prezeroed-pool.sh" "$sz" "$pages" ${node:+"$node"}) || exit $?
 bind=
-if [ -n "$node" ]; then
-	want=0
-	for n in /sys/devices/system/node/node[0-9]*/hugepages/hugepages-"$sz"kB; do
-		echo "$pages" > "$n/nr_hugepages"
-		want=$((want + pages))
-	done
-	bind=",host-nodes=$node,policy=bind"
-else
-	echo "$pages" > "$h/nr_hugepages"
-fi
-[ "$(cat "$h/nr_hugepages")" = "$want" ] || { echo "# only $(cat "$h/nr_hugepages") of $want ${sz}kB pages"; exit 4; }
-"$dir/dirty-free-pages.sh" "$sz" || exit 1
-echo max > "$h/zeroed_reserve" || exit 1
-"$dir/check-pool.sh" wait "$sz" > /dev/null || exit 1
+[ -z "$node" ] || bind=",host-nodes=$node,policy=bind"
 case $backend in
 memfd)
 	obj=memory-backend-memfd,id=m,size=${mb}M,hugetlb=on,hugetlbsize=${sz}K ;;

@@ -2,7 +2,7 @@
 # Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
 # guest's checks (guest/*.sh), the selftests from build/selftests, the
 # test programs from build/progs, the benchmarks from build/bench, and the
-# host's QEMU (scripts/pack-qemu.sh).
+# host's QEMU and libvirt (scripts/pack-qemu.sh, pack-libvirt.sh).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -40,8 +40,9 @@ done
 [ -d "$BUILD/progs" ] && find "$BUILD/progs" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/selftests/" \;
 [ -d "$BUILD/bench" ] && find "$BUILD/bench" -maxdepth 1 -type f -perm -u+x -exec cp {} "$root/bench/" \;
 strip "$root"/selftests/* "$root"/bench/* 2>/dev/null || true
-# QEMU, for the guest's own VM starts.
+# QEMU and libvirt, for the guest's own VM starts.
 "$ROOT/scripts/pack-qemu.sh" "$root"
+"$ROOT/scripts/pack-libvirt.sh" "$root"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img.tmp"
 mv "$img.tmp" "$img"
 say "image: $img ($(du -m "$img" | cut -f1) MiB)"

@@ -7,7 +7,8 @@ set -eu
 
 PKGS="build-essential bc bison flex cpio kmod libelf-dev libssl-dev ccache
 rsync git qemu-system-x86 busybox-static bash-static libnuma-dev libcap-dev
-shellcheck gnuplot-nox python3 python3-ply python3-git sparse"
+shellcheck gnuplot-nox python3 python3-ply python3-git sparse libvirt-clients
+libvirt-daemon-driver-qemu"
 # A base from the machine's own suite is installed as a package.
 [ "$SUITE" != - ] || PKGS="$PKGS $PACKAGE linux-config-$KVER"
 

@@ -52,6 +52,26 @@ now() { date +%s; }
 # stage_done NAME START: print how long a stage took.
 stage_done() { printf '[time] %s: %ss\n' "$1" "$(( $(now) - $2 ))"; }
 
+# put ROOTFS FILE: copy FILE to the same path under ROOTFS, following
+# symlinks.
+put() {
+	mkdir -p "$1$(dirname "$2")"
+	cp -L "$2" "$1$2"
+}
+
+# put_with_libs ROOTFS FILE...: put each FILE, the shared libraries it
+# loads and the dynamic loader.
+put_with_libs() {
+	r=$1
+	shift
+	for o in "$@"; do
+		put "$r" "$o"
+		ldd "$o" | awk '/=> \// { print $3 } /^\t\/.*\(0x/ { print $1 }'
+	done | sort -u | while read -r lib; do
+		put "$r" "$lib"
+	done
+}
+
 # picked NAME: does NAME match one of the globs of ONLY (all when unset)?
 picked() {
 	[ -n "${ONLY:-}" ] || return 0

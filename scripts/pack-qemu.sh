@@ -14,24 +14,14 @@ qemu=$(readlink -f "$qemu")
 prefix=$(dirname "$(dirname "$qemu")")
 libdir=$prefix/lib/x86_64-linux-gnu/qemu
 
-# put FILE: copy FILE to the same path under ROOTFS, following symlinks.
-put() {
-	mkdir -p "$root$(dirname "$1")"
-	cp -L "$1" "$root$1"
-}
-objs="$qemu $(ls "$libdir"/accel-tcg-*.so 2>/dev/null || true)"
-for o in $objs; do
-	put "$o"
-	ldd "$o" | awk '/=> \// { print $3 } /^\t\/.*\(0x/ { print $1 }'
-done | sort -u | while read -r lib; do
-	put "$lib"
-done
+# shellcheck disable=SC2046
+put_with_libs "$root" "$qemu" $(ls "$libdir"/accel-tcg-*.so 2>/dev/null || true)
 # Debian's QEMU looks for firmware in share/qemu, then share/seabios.
 for f in bios-256k.bin kvmvapic.bin; do
 	found=
 	for d in "$prefix/share/qemu" "$prefix/share/seabios"; do
 		if [ -e "$d/$f" ]; then
-			put "$d/$f"
+			put "$root" "$d/$f"
 			found=1
 			break
 		fi
