@@ -5,8 +5,9 @@ Reads the consoles of the two bench boots (LOGS/bench-stock.console and
 LOGS/bench-patched.console, with their .verdict files), which hold the JSON
 lines of guest/plans/bench after "# bench-config kernel=K config=C" markers,
 and writes OUT/results.json (every figure, with its kernel and config),
-OUT/table.txt (the table, also printed), OUT/fault-latency.dat and, with
-gnuplot and scripts/bench-plot.gp, OUT/fault-latency.png; then rewrites DOC
+OUT/table.txt (the table, also printed), OUT/fault-latency.dat and
+OUT/qemu-ready.dat and, with gnuplot, scripts/bench-plot.gp and
+bench-plot-ready.gp, OUT/fault-latency.png and OUT/qemu-ready.png; then rewrites DOC
 (docs/BENCHMARKS.md) with the table, the machine, the accelerator, the
 kernels and the command. Medians, minima and maxima are over the
 repetitions; nothing here judges a timing.
@@ -16,6 +17,7 @@ import json
 import math
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -149,7 +151,8 @@ def report(recs):
         rows, summary["qemu_start"] = [], []
         labels = []
         for r in qs:
-            if r["config"] in CONFIGS and r["label"] not in labels:
+            if (r["config"] in CONFIGS and r["label"] not in labels
+                    and not r["label"].startswith("size-")):
                 labels.append(r["label"])
         for lab in labels:
             backend, size, thr = lab.split("-")
@@ -173,6 +176,29 @@ def report(recs):
         out += table(rows, ["size", "backend", "prealloc threads", "stock", "pages",
                             "off", "pages", "prezeroed", "pages", "hits",
                             "stock/prezeroed"])
+        sweep = sorted({int(r["label"][5:-1]) for r in qs
+                        if r["label"].startswith("size-")})
+        if sweep:
+            out.append("")
+            out.append("Time to ready against guest RAM size: memfd, 2 MiB pages, "
+                       "2 prealloc threads (plot: qemu-ready.png)")
+            rows, summary["qemu_sizes"] = [], []
+            for mb in sweep:
+                lab = "size-%dM" % mb
+                row = ["%d MiB" % mb]
+                spans = {}
+                for c in CONFIGS:
+                    rs = pick(recs, "qemu_start", config=c, label=lab)
+                    spans[c] = stats([r["ready_us"] for r in rs])
+                    row.append(fmt_span(spans[c]))
+                hits = [r["prezero_hit"] for r in pick(recs, "qemu_start",
+                                                       config="prezeroed", label=lab)]
+                row.append("%d..%d of %d" % (min(hits), max(hits), mb // 2) if hits else "-")
+                row.append(fmt_ratio(med(spans["stock"]), med(spans["prezeroed"])))
+                rows.append(row)
+                summary["qemu_sizes"].append({"mb": mb, "ready_us": spans, "hits": hits})
+            out += table(rows, ["guest RAM", "stock", "off", "prezeroed", "hits",
+                                "stock/prezeroed"])
         b2b = pick(recs, "qemu_start", config="b2b")
         refill = pick(recs, "qemu_refill")
         if b2b or refill:
@@ -541,17 +567,24 @@ def main():
         for p in plot:
             f.write('"%s" %s\n' % (p[0], " ".join("-" if v is None else "%.3f" % v
                                                   for v in p[1:])))
-    png = os.path.join(outdir, "fault-latency.png")
-    if os.path.exists(png):
-        os.remove(png)
     title = "per-page fault latency: median and min..max of %d repetitions, %s" % (
         REPS, accels["patched"] or accels["stock"] or "?")
+    vals = [v for p in plot for v in p[1:] if v]
+    ymin = 10 ** math.floor(math.log10(min(vals))) if vals else 1
+    gnuplot("bench-plot.gp", dat, os.path.join(outdir, "fault-latency.png"), title,
+            "ymin=%g" % ymin)
+    plot_sizes(outdir, summary.get("qemu_sizes"), accels["patched"] or accels["stock"] or "?")
+    write_doc(doc, text, mach, kern, accels, boots, date, outdir)
+
+
+def gnuplot(script, dat, png, title, extra=""):
+    """Plot DAT into PNG with scripts/SCRIPT; a warning, and no PNG, when
+    gnuplot is missing or fails."""
+    if os.path.exists(png):
+        os.remove(png)
     try:
-        vals = [v for p in plot for v in p[1:] if v]
-        ymin = 10 ** math.floor(math.log10(min(vals))) if vals else 1
-        subprocess.run(["gnuplot", "-e", "data='%s'; out='%s'; label='%s'; ymin=%g" % (
-                        dat, png, title, ymin),
-                        os.path.join(ROOT, "scripts", "bench-plot.gp")],
+        subprocess.run(["gnuplot", "-e", "data='%s'; out='%s'; label='%s'; %s" % (
+                        dat, png, title, extra), os.path.join(ROOT, "scripts", script)],
                        check=True, capture_output=True, text=True)
     except OSError as e:
         print("warning: no plot: %s" % e, file=sys.stderr)
@@ -561,7 +594,27 @@ def main():
         if os.path.exists(png):
             os.remove(png)
 
-    write_doc(doc, text, mach, kern, accels, boots, date)
+
+def plot_sizes(outdir, sizes, accel):
+    """OUT/qemu-ready.dat and, with gnuplot, OUT/qemu-ready.png: QEMU's time
+    to ready against its guest RAM, stock, off and pre-zeroed."""
+    png = os.path.join(outdir, "qemu-ready.png")
+    if not sizes:
+        if os.path.exists(png):
+            os.remove(png)
+        return
+    dat = os.path.join(outdir, "qemu-ready.dat")
+    with open(dat, "w") as f:
+        f.write("# guest RAM GiB, then median min max seconds for %s\n" % " ".join(CONFIGS))
+        for s in sizes:
+            vals = []
+            for c in CONFIGS:
+                sp = s["ready_us"][c]
+                vals += ["-"] * 3 if not sp else ["%.3f" % (sp[k] / 1e6)
+                                                  for k in ("median", "min", "max")]
+            f.write("%g %s\n" % (s["mb"] / 1024, " ".join(vals)))
+    gnuplot("bench-plot-ready.gp", dat, png,
+            "QEMU ready (memfd, 2 MiB pages, prealloc-threads=2): median, min..max, %s" % accel)
 
 
 NOTES = """\
@@ -582,6 +635,13 @@ image). guest/plans/bench runs in both; timings are never asserted.
   be 1 within the noise. **prezeroed** is `zeroed_reserve=max`, every free
   page zeroed by the threads before each repetition: stock/prezeroed is the
   gain at fault time.
+* **0. QEMU start**: bench/qemu_start runs qemu-system-x86_64 (TCG inside
+  the guest, `-machine pc -S`) with its RAM from a hugetlb memfd or a file
+  on hugetlbfs, and times it from its start until its QMP monitor answers;
+  "pages" is what it took from the pool, "hits" its htlb_prezero_hit
+  count. The size sweep starts a memfd VM of 256 MiB to 2 GiB of 2 MiB
+  pages with 2 prealloc threads, 3 times each (plot: qemu-ready.png). Back
+  to back: guest/plans/bench's back_to_back().
 * **1. Fault-in**: bench/fault_bench maps N pages (256 x 2 MiB, 2 x 1 GiB),
   faults them in by writing one byte per page (touch) or with one
   MADV_POPULATE_WRITE over the range (populate), through MAP_PRIVATE
@@ -643,9 +703,18 @@ image). guest/plans/bench runs in both; timings are never asserted.
 """
 
 
-def write_doc(doc, text, mach, kern, accels, boots, date):
+def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
     name = base_line()[0]
     acc = accels["patched"] or accels["stock"] or "?"
+    # The size plot goes next to DOC: qemu-ready.png for BENCHMARKS.md,
+    # qemu-ready-6.12.png for BENCHMARKS-6.12.md.
+    png = os.path.join(outdir, "qemu-ready.png")
+    plot = "qemu-ready%s.png" % os.path.basename(doc)[len("BENCHMARKS"):-len(".md")]
+    fig = []
+    if os.path.exists(png):
+        shutil.copyfile(png, os.path.join(os.path.dirname(doc), plot))
+        fig = ["![QEMU's time to ready against guest RAM size, stock, off and pre-zeroed]"
+               "(%s)" % plot, ""]
     lines = [
         "# make bench: stock against pre-zeroed",
         "",
@@ -666,13 +735,15 @@ def write_doc(doc, text, mach, kern, accels, boots, date):
             boots["stock"].get("secs", "?"), boots["patched"].get("secs", "?")),
         "* Kernels: stock %s: `%s`; patched %s: `%s`" % (
             kern["base"], kern["stock"], kern["patched_tree"], kern["patched"]),
-        "* Raw figures: build/%s/bench/results.json; plot of the per-page fault latency: "
-        "build/%s/bench/fault-latency.png" % (name, name),
+        "* Raw figures: build/%s/bench/results.json; plots: build/%s/bench/fault-latency.png "
+        "(per-page fault latency), build/%s/bench/qemu-ready.png (QEMU's time to ready "
+        "against guest RAM size)" % (name, name, name),
         "",
         "```",
         text.rstrip("\n"),
         "```",
         "",
+    ] + fig + [
         NOTES.rstrip("\n"),
     ]
     if name == "6.12":
