@@ -45,8 +45,9 @@ case $SPARSE in
 esac
 [ -f "$TREE/Makefile" ] || die "no kernel tree at $TREE: run 'make tree'"
 command -v ccache >/dev/null || die "ccache is not installed (make deps)"
+# A sparse the base accepts (7.x refuses Debian 12's: build-sparse.sh).
 if [ "$SPARSE" = 1 ]; then
-	command -v sparse >/dev/null || die "sparse is not installed (make deps, or SPARSE=0)"
+	sparse=$("$ROOT/scripts/build-sparse.sh") || die "no sparse for $BASE (or SPARSE=0)"
 fi
 
 # The unpatched tree: a detached git worktree of "base", made here when
@@ -266,6 +267,11 @@ build_objs() {
 		kmake "$1" "$2" -k --output-sync=target W=1 $check $bo_rest >>"$3" 2>&1 || bo_rc=$?
 	fi
 	cat "$3" >>"$log"
+	# The kernel skips a checker it finds wanting with only this warning.
+	if [ "$SPARSE" = 1 ] && grep -q 'specified, but .* is not available or not up to date' "$3"; then
+		why="the kernel did not run $sparse"
+		return 1
+	fi
 	missing=''
 	for bo_o in $built; do
 		[ -f "$2/$bo_o" ] || missing="$missing $bo_o"
@@ -275,7 +281,7 @@ build_objs() {
 		return 1
 	fi
 }
-if [ "$SPARSE" = 1 ]; then check="C=2 CHECK=sparse"; else check=; fi
+if [ "$SPARSE" = 1 ]; then check="C=2 CHECK=$sparse"; else check=; fi
 
 # warnings SRC OBJDIR OUT: the warnings and errors (gcc, sparse,
 # kernel-doc, objtool, as) in the output OUT of a build, as lines
