@@ -9,7 +9,7 @@ BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
 export BASE
 WORK := build/$(BASE)/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	bench lint series bisect-check config-matrix clean
+	bench lint series bisect-check config-matrix stable-check clean
 
 help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
@@ -23,6 +23,7 @@ help:
 	@echo "make series       a ready-to-send series in build/BASE/series/"
 	@echo "make bisect-check build the tree after every patch"
 	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
+	@echo "make stable-check the fixes of docs/stable/BASE/ on the base alone: its HVO reproducers fail before, pass after (BASE=6.12)"
 	@echo "make clean        remove build/BASE/ (refuses if build/BASE/linux has unexported commits)"
 	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
 	@echo "           TESTS=test-glob  VMS=n (boots at once, 2)  BOOT_FLAVOUR=debug|kasan (all boots on it)"
@@ -73,6 +74,9 @@ bisect-check: deps $(WORK)
 
 config-matrix: deps $(WORK)
 	@$(S)/config-matrix.sh
+
+stable-check: image
+	@$(S)/stable-check.sh
 
 clean:
 	@$(S)/clean.sh
