@@ -16,6 +16,7 @@ wt=$BUILD/stable/linux
 obj=$BUILD/stable/obj
 start=$(now)
 if [ -d "$wt" ]; then
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" checkout -q -f --detach base
 else
 	git -C "$TREE" worktree prune
