@@ -48,8 +48,8 @@ kernel: deps $(WORK)
 selftests: deps $(WORK)
 	@$(S)/build-selftests.sh
 
-image: selftests
-	@$(S)/build-image.sh
+image: deps $(WORK)
+	@$(S)/build-userspace.sh
 
 check: deps $(WORK)
 	@$(S)/check-all.sh tests/check.plan

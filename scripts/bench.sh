@@ -16,13 +16,11 @@ set -eu
 
 start=$(now)
 base=$BUILD/linux-base
+"$ROOT/scripts/build-userspace.sh"
 "$ROOT/scripts/base-tree.sh"
 
 "$ROOT/scripts/build-kernel.sh" bench "$base" "$BUILD/obj-base-bench"
 "$ROOT/scripts/build-kernel.sh" bench
-"$ROOT/scripts/build-selftests.sh"
-"$ROOT/scripts/build-bench.sh"
-"$ROOT/scripts/build-image.sh"
 
 cmdline="hugepagesz=1G hugepages=2 hugepagesz=2M"
 [ -z "${BENCH_REPS:-}" ] || cmdline="$cmdline bench_reps=$BENCH_REPS"

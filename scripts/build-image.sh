@@ -2,7 +2,8 @@
 # Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
 # guest's checks (guest/*.sh), the selftests from build/selftests, the
 # test programs from build/progs, the benchmarks from build/bench, and the
-# host's QEMU and libvirt (scripts/pack-qemu.sh, pack-libvirt.sh).
+# host's QEMU and libvirt (scripts/pack-qemu.sh, pack-libvirt.sh); fail
+# if a guest plan calls a program that is not in it.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -43,6 +44,7 @@ strip "$root"/selftests/* "$root"/bench/* 2>/dev/null || true
 # QEMU and libvirt, for the guest's own VM starts.
 "$ROOT/scripts/pack-qemu.sh" "$root"
 "$ROOT/scripts/pack-libvirt.sh" "$root"
+"$ROOT/scripts/check-image-programs.sh" "$root"
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) > "$img.tmp"
 mv "$img.tmp" "$img"
 say "image: $img ($(du -m "$img" | cut -f1) MiB)"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-all.sh PLANFILE: everything "make check" does, in order, with the
-# time of each stage: the debug kernel (and any other flavour the plan
-# names), the selftests, the guest image, then every boot of the plan.
+# time of each stage: the guest image and the programs in it, the debug
+# kernel (and any other flavour the plan names), then every boot of the
+# plan.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -20,13 +21,10 @@ fi
 flavours=$(grep -v '^#' "$planfile" | while read -r name flavour _; do
 	[ -n "$name" ] && picked "$name" && echo "${BOOT_FLAVOUR:-$flavour}"
 done | sort -u)
+"$ROOT/scripts/build-userspace.sh"
 for f in $flavours; do
 	"$ROOT/scripts/build-kernel.sh" "$f"
 done
-"$ROOT/scripts/build-selftests.sh"
-"$ROOT/scripts/build-bench.sh"
-"$ROOT/scripts/build-test-progs.sh"
-"$ROOT/scripts/build-image.sh"
 rc=0
 "$ROOT/scripts/check.sh" "$planfile" || rc=$?
 stage_done "all of $(basename "$planfile")" "$start"

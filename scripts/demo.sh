@@ -9,12 +9,10 @@ set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+"$ROOT/scripts/build-userspace.sh"
 "$ROOT/scripts/base-tree.sh"
 "$ROOT/scripts/build-kernel.sh" bench "$BUILD/linux-base" "$BUILD/obj-base-bench"
 "$ROOT/scripts/build-kernel.sh" bench
-"$ROOT/scripts/build-selftests.sh"
-"$ROOT/scripts/build-bench.sh"
-"$ROOT/scripts/build-image.sh"
 rc=0
 KERNEL=$BUILD/obj-base-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=1800 \
 	"$ROOT/scripts/run-vm.sh" demo-stock demo \
