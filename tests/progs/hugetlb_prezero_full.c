@@ -2309,6 +2309,52 @@ TEST_F_TIMEOUT(prezero, no_leak_after_zeroing, 600)
 }
 
 /*
+ * 4c. The only free page is being zeroed: a fault must still get it, at
+ * once, with no SIGBUS, and read zero, and the pool must count it as used
+ * and then as free again. Each round dirties the page and sets the reserve,
+ * so that the thread claims it, and faults it right away: with 1 GiB pages
+ * most rounds take it from the thread mid-way (htlb_prezero_steal, logged).
+ */
+TEST_F_TIMEOUT(prezero, alloc_while_only_busy, 600)
+{
+	unsigned long avail, rounds, i, free;
+	struct pz_stats s0, s1;
+	char *p;
+
+	avail = need_pool(_metadata, self, 1);
+	if (!avail)
+		return;
+	ASSERT_TRUE(map_ballast(_metadata, self, avail - 1));
+	rounds = self->gigantic ? 4 : 32;
+	if (self->have_stats)
+		ASSERT_EQ(0, read_stats(&s0));
+	for (i = 0; i < rounds; i++) {
+		ASSERT_EQ(0, set_reserve(self, "0"));
+		ASSERT_EQ(1UL, dirty_pool(_metadata, self));
+		ASSERT_EQ(0, set_reserve(self, "max"));
+		p = map_anon(self, 1);
+		ASSERT_NE(MAP_FAILED, p);
+		self->region = p;
+		self->region_len = self->size;
+		/* The first read faults the page in. */
+		ASSERT_TRUE(check_zero(_metadata, "the page taken while zeroed",
+				       p, self->size, self->size));
+		ASSERT_EQ(0, dir_read_ulong(self->gdir, "free_hugepages", &free));
+		EXPECT_EQ(0UL, free);
+		munmap(p, self->size);
+		self->region = NULL;
+		ASSERT_EQ(0, dir_read_ulong(self->gdir, "free_hugepages", &free));
+		EXPECT_EQ(1UL, free);
+	}
+	if (self->have_stats) {
+		ASSERT_EQ(0, read_stats(&s1));
+		TH_LOG("%lu faults of the only free page: steal +%lld hit +%lld miss +%lld",
+		       rounds, s1.steal - s0.steal, s1.hit - s0.hit,
+		       s1.miss - s0.miss);
+	}
+}
+
+/*
  * 4b. A child fills a page of a shared hugetlb memfd and exits; the parent
  * truncates or closes the file and must get a zero page next time.  Only one
  * free page is left outside the ballast, so the dirty page is reused.
