@@ -2,7 +2,7 @@
 /*
  * zero_primitives.c - user-space microbenchmark of memory zeroing primitives
  *
- * Each primitive is applied piecewise (piece = 4K, 64K, 2M, 1G) over a
+ * Each primitive is applied piecewise (piece = 4K, 64K, 2M, 32M, 1G) over a
  * pre-faulted buffer; one pass zeroes the whole buffer once.  A pass is
  * repeated R times and median/min/max throughput (GB/s, 1e9 bytes/s) is
  * reported.  Runs pinned to the CPU it was started on.
@@ -126,7 +126,8 @@ static struct prim prims[] = {
 };
 #define NPRIMS (sizeof(prims) / sizeof(prims[0]))
 
-static const size_t pieces[] = { 4096UL, 64UL << 10, 2UL << 20, 1UL << 30 };
+static const size_t pieces[] = { 4096UL, 64UL << 10, 2UL << 20, 32UL << 20,
+				 1UL << 30 };
 #define NPIECES (sizeof(pieces) / sizeof(pieces[0]))
 
 /* Selected by -p and -c; everything by default. */
@@ -139,10 +140,10 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		"  -s size  buffer size, K/M/G suffix (default 1G, multiple of 2M)\n"
 		"  -r reps  repetitions per measurement (default 5)\n"
 		"  -p list  only these primitives (comma-separated names)\n"
-		"  -c list  only these pieces (comma-separated, of 4K 64K 2M 1G)\n"
+		"  -c list  only these pieces (comma-separated, of 4K 64K 2M 32M 1G)\n"
 		"  -j       JSON output, one object per line\n"
 		"Primitives: stosb_4k stosb stosq_4k movnti avx2_nt clzero memset;\n"
-		"pieces 4K 64K 2M 1G (pieces larger than the buffer are skipped).\n",
+		"pieces 4K 64K 2M 32M 1G (pieces larger than the buffer are skipped).\n",
 		prog);
 	exit(1);
 }
@@ -310,7 +311,7 @@ int main(int argc, char **argv)
 			break;
 		case 'c':
 			if (!select_pieces(optarg)) {
-				fprintf(stderr, "bad piece list '%s' (4K 64K 2M 1G)\n", optarg);
+				fprintf(stderr, "bad piece list '%s' (4K 64K 2M 32M 1G)\n", optarg);
 				return 1;
 			}
 			break;

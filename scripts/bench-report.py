@@ -748,14 +748,16 @@ def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
     ]
     if name == "6.12":
         nfile = "native-result.txt"
-        nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 64 KiB"
-                 " between fences with clear_page_nocache(): CLZERO where the CPU has it,"
-                 " MOVNTI otherwise (patch 12).")
+        nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 2 MiB"
+                 " extents, a page at a time with clear_page_nocache() and a fence at the"
+                 " end: CLZERO where the CPU has it, MOVNTI otherwise (patches 12-13).")
     else:
-        nfile = "idle-2026-12-01.txt"
+        nfile = "extents-2026-12-03.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
-                 " the zeroing threads clear 64 KiB chunks with clear_pages_nocache():"
-                 " clzero where the CPU has it, movnti otherwise (patch 11).")
+                 " the zeroing threads clear 2 MiB extents (patch 12) with"
+                 " clear_pages_nocache(): clzero where the CPU has it, movnti otherwise"
+                 " (patch 11). docs/native/idle-2026-12-01.txt has the earlier run with"
+                 " every primitive at 4K, 64K, 2M and 1G.")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
         with open(native) as f:
