@@ -2,7 +2,7 @@
 # operator-guide.sh: the run-time commands of the README's operator guide,
 # as the README gives them, each checked: a 1 GiB reserve of max and a
 # node 1 reserve of 16 2 MiB pages, zeroed_hugepages and the htlb_prezero
-# lines of /proc/vmstat, zeroed_workers, and zeroed_fill from a cgroup
+# lines of /proc/vmstat, vm.hugetlb_prezero_workers, and zeroed_fill from a cgroup
 # with cpu.max. Pools: the command line's 1 GiB pages, and 512 and 16
 # dirty 2 MiB pages on nodes 0 and 1.
 dir=$(dirname "$0")
@@ -46,10 +46,12 @@ for e in htlb_prezero_zeroed htlb_prezero_hit htlb_prezero_miss; do
 	grep -q "^$e " /proc/vmstat || bad "no $e in /proc/vmstat"
 done
 
-echo 2 > /sys/kernel/mm/hugepages/zeroed_workers     # or max, the default
-expect $H/zeroed_workers 2
-echo max > /sys/kernel/mm/hugepages/zeroed_workers
-expect $H/zeroed_workers max
+W=/proc/sys/vm/hugetlb_prezero_workers
+expect $W 1
+sysctl -w vm.hugetlb_prezero_workers=2     # 1, the default, to go back
+expect $W 2
+sysctl -w vm.hugetlb_prezero_workers=1
+expect $W 1
 
 # zeroed_fill from a cgroup of its own, in a shell of its own ($$).
 before=$(cat $N0/zeroed_fill)

@@ -682,7 +682,7 @@ image). guest/plans/bench runs in both; timings are never asserted.
   kernel's `zeroed_reserve=max` line (late_initcall) until every free page
   was zeroed (guest/bootpool-time.sh; "<=" when it was done before the
   script looked). Refill: the whole pool made dirty, then
-  `zeroed_reserve=max` with `zeroed_workers` 1 and 2 in turn, timed by
+  `zeroed_reserve=max` with `vm.hugetlb_prezero_workers` 1 and 2 in turn, timed by
   bench/bgzero_bench. zeroed_fill: bench/bgzero_bench -F 16 zeroes the dirty
   pool itself, 32 MiB a write, from a cgroup without and with `cpu.max`
   50000 100000; "charged" is the cgroup's cpu.stat usage_usec over the run.

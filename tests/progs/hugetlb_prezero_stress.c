@@ -8,7 +8,7 @@
  * MADV_DONTNEED, mremap).  Every newly faulted page must be zero in full;
  * the workers then fill it with a pattern that names them and free it
  * again.  Meanwhile a chaos thread resizes the pools, flips zeroed_reserve
- * and zeroed_workers, zeroes pages itself through zeroed_fill,
+ * and vm.hugetlb_prezero_workers, zeroes pages itself through zeroed_fill,
  * migrates and soft offlines huge pages and demotes 1 GiB pages, so that
  * the khugezerod threads are interrupted and robbed in every way.  At the
  * end the pool counters must be consistent and the pool must still work.
@@ -152,7 +152,7 @@ enum cop {
 static const char * const cop_name[NR_COPS] = {
 	"nr_hugepages", "node nr_hugepages", "zeroed_reserve",
 	"node zeroed_reserve", "move_pages", "MADV_SOFT_OFFLINE",
-	"soft_offline_page", "demote", "MADV_HWPOISON", "zeroed_workers",
+	"soft_offline_page", "demote", "MADV_HWPOISON", "prezero_workers",
 	"zeroed_fill",
 };
 
@@ -160,8 +160,8 @@ static const unsigned int cop_weight[NR_COPS] = {
 	20, 20, 15, 15, 15, 3, 3, 2, 2, 5, 10,
 };
 
-#define WORKERS_PATH	"/sys/kernel/mm/hugepages/zeroed_workers"
-/* zeroed_workers before the run; empty if the kernel has none */
+#define WORKERS_PATH	"/proc/sys/vm/hugetlb_prezero_workers"
+/* vm.hugetlb_prezero_workers before the run; empty if the kernel has none */
 static char orig_workers[VAL_LEN];
 
 struct pstats {
@@ -588,7 +588,7 @@ static void restore_state(bool from_signal)
 		if (sizes[i].pool_changed)
 			restore_pool(&sizes[i]);
 	if (orig_workers[0] && write_path(WORKERS_PATH, orig_workers))
-		ksft_print_msg("WARNING: zeroed_workers not restored to %s\n",
+		ksft_print_msg("WARNING: hugetlb_prezero_workers not restored to %s\n",
 			       chomp(orig_workers));
 	for (i = 0; i < nr_sizes; i++) {
 		h = &sizes[i];
@@ -1140,12 +1140,17 @@ static bool chaos_pool(struct ctx *c, int node)
 	return !hs_write_ul(hs2m, node, "nr_hugepages", t > g ? t - g : 0);
 }
 
-/* zeroed_workers: 1, 2 or max, so that helpers start and stop */
+/*
+ * vm.hugetlb_prezero_workers: 1, 2 or one per CPU, so that helpers start
+ * and stop
+ */
 static bool chaos_workers(struct ctx *c)
 {
-	static const char * const val[] = { "1", "2", "max" };
+	char val[VAL_LEN];
+	long n[] = { 1, 2, sysconf(_SC_NPROCESSORS_CONF) };
 
-	return !write_path(WORKERS_PATH, val[rnd_below(c, 3)]);
+	snprintf(val, sizeof(val), "%ld", n[rnd_below(c, 3)]);
+	return !write_path(WORKERS_PATH, val);
 }
 
 /*
