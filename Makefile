@@ -9,12 +9,13 @@ BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
 export BASE
 WORK := build/$(BASE)/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	bench lint series bisect-check config-matrix stable-check clean
+	bench bench-scale lint series bisect-check config-matrix stable-check clean
 
 help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
 	@echo "make demo         stock and patched bench kernels: QEMU start (stock, dirty, pre-zeroed pool), fault-in"
 	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
+	@echo "make bench-scale  a lock_stat kernel in a 64-vCPU guest: hugetlb_lock work per allocation with 1, 8, 32 workers"
 	@echo "make check-long   the slow tests (1000-round leak loop, 50 hotplug cycles, upstream suite under pressure) that CI does not run"
 	@echo "make tree         unpack the base into build/BASE/linux and apply its series (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/BASE/linux's commits back to the base's series"
@@ -62,6 +63,9 @@ demo: deps $(WORK)
 
 bench: deps $(WORK)
 	@$(S)/bench.sh
+
+bench-scale: deps $(WORK)
+	@$(S)/bench-scale.sh
 
 lint: deps $(WORK)
 	@$(S)/lint.sh

@@ -1,15 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the benchmark programs: a monotonic clock, sysfs and
- * /proc/vmstat readers, the default huge page size.
+ * Helpers shared by the benchmark programs: an error exit, a monotonic
+ * clock, sysfs and /proc/vmstat readers, the default huge page size.
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
+
+/* Print what failed and errno's text, and exit 1. */
+static inline void __attribute__((noreturn)) die(const char *what)
+{
+	fprintf(stderr, "%s: %s\n", what, strerror(errno));
+	exit(1);
+}
 
 static inline double now_us(void)
 {

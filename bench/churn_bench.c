@@ -41,12 +41,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "%s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static void print_delta(const char *name, long before, long after)
 {
 	if (before < 0 || after < 0)

@@ -48,12 +48,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "%s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 /* Read one number from a file; -1 if it cannot be read. */
 /* /proc/vmstat counter, -1 if absent. */
 static void print_delta(const char *name, long before, long after)

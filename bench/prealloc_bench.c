@@ -52,12 +52,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static void __attribute__((noreturn)) die(const char *what)
-{
-	fprintf(stderr, "%s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 static size_t parse_size(const char *s)
 {
 	char *end;

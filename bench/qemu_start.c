@@ -36,7 +36,7 @@
 static FILE *to_qemu, *from_qemu;
 static pid_t qemu;
 
-static void die(const char *what)
+static void fail(const char *what)
 {
 	fprintf(stderr, "# qemu_start: %s\n", what);
 	if (qemu > 0)
@@ -47,7 +47,7 @@ static void die(const char *what)
 static void on_alarm(int sig)
 {
 	(void)sig;
-	die("QEMU did not answer in time");
+	fail("QEMU did not answer in time");
 }
 
 /* The next line from QEMU that answers a command ("return" or "error"). */
@@ -58,11 +58,11 @@ static char *answer(void)
 
 	while (getline(&line, &cap, from_qemu) > 0) {
 		if (strstr(line, "\"error\""))
-			die(line);
+			fail(line);
 		if (strstr(line, "\"return\""))
 			return line;
 	}
-	die("QEMU closed its monitor");
+	fail("QEMU closed its monitor");
 	return NULL;
 }
 
@@ -139,28 +139,28 @@ int main(int argc, char **argv)
 			break;
 		case 'x':
 			if (nhmp == MAX_HMP)
-				die("too many -x");
+				fail("too many -x");
 			hmp[nhmp++] = optarg;
 			break;
 		case 't':
 			secs = atoi(optarg);
 			break;
 		default:
-			die("usage: qemu_start [-l LABEL] [-S SIZE_KB] [-x HMP]... [-t SECS] -- QEMU [ARGS...]");
+			fail("usage: qemu_start [-l LABEL] [-S SIZE_KB] [-x HMP]... [-t SECS] -- QEMU [ARGS...]");
 		}
 	}
 	if (optind >= argc)
-		die("no QEMU command");
+		fail("no QEMU command");
 	args = calloc(argc - optind + 3, sizeof(*args));
 	if (!args)
-		die("out of memory");
+		fail("out of memory");
 	for (i = optind; i < argc; i++)
 		args[i - optind] = argv[i];
 	args[i - optind] = "-qmp";
 	args[i - optind + 1] = "stdio";
 
 	if (pipe(in) || pipe(out))
-		die("pipe");
+		fail("pipe");
 	used0 = used_pages(kb);
 	node_used(kb, nodes0);
 	hit0 = vmstat("htlb_prezero_hit");
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 	t0 = now_us();
 	qemu = fork();
 	if (qemu < 0)
-		die("fork");
+		fail("fork");
 	if (!qemu) {
 		dup2(in[0], 0);
 		dup2(out[1], 1);
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 	to_qemu = fdopen(in[1], "w");
 	from_qemu = fdopen(out[0], "r");
 	if (!to_qemu || !from_qemu)
-		die("fdopen");
+		fail("fdopen");
 
 	command("{\"execute\":\"qmp_capabilities\"}");
 	answer();
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 	}
 	command("{\"execute\":\"quit\"}");
 	if (waitpid(qemu, &status, 0) != qemu)
-		die("waitpid");
+		fail("waitpid");
 	alarm(0);
 	printf("{\"bench\":\"qemu_start\",\"label\":\"%s\",\"size_kb\":%lu,\"ready_us\":%.0f,"
 	       "\"pages_used\":%ld,\"node_pages_used\":\"%s\",\"prezero_hit\":%ld,"
@@ -223,6 +223,6 @@ int main(int argc, char **argv)
 	       label, kb, ready, used, pernode, hit0 < 0 ? -1 : hit, miss0 < 0 ? -1 : miss,
 	       rd, nz);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		die("QEMU did not exit cleanly");
+		fail("QEMU did not exit cleanly");
 	return nz ? 2 : 0;
 }

@@ -2,8 +2,8 @@
 # make bench: build the unpatched base (build/linux-base, a worktree of
 # build/linux at tag "base") and the patched tree as bench kernels, boot each
 # with the same QEMU settings to run guest/plans/bench, boot the patched one
-# twice more on one node (1 and 2 vCPUs) for guest/plans/refill-bench, and
-# print one table.
+# twice more on one node (1 and 2 vCPUs) for guest/plans/refill-bench,
+# print one table, then run the scale part (scripts/bench-scale.sh).
 # scripts/bench-report.py writes build/BASE/bench/results.json, table.txt
 # and fault-latency.png, and docs/BENCHMARKS.md (docs/BENCHMARKS-6.12.md
 # for BASE=6.12).
@@ -54,5 +54,7 @@ say ""
 say "raw figures: $BUILD/bench/results.json; plot: $BUILD/bench/fault-latency.png;" \
 	"written up in ${doc#"$ROOT"/}"
 [ "$rc" -eq 0 ] || say "a boot failed: see $LOGS/bench-stock.verdict and bench-patched.verdict"
+# The scale part: its own kernel (lock_stat) and a boot with 64 vCPUs.
+"$ROOT/scripts/bench-scale.sh" || rc=$?
 stage_done bench "$start"
 exit "$rc"

@@ -1,0 +1,36 @@
+#!/bin/sh
+# make bench-scale: build the patched tree as a lock_stat kernel
+# (configs/lockstat.config, room for 64 CPUs) and boot it with SCALE_CPUS
+# vCPUs (default 64) on 2 nodes to run guest/plans/scale-bench: hugetlb_lock
+# acquisitions per allocation and per zeroed folio with 1, 8 and 32 zeroing
+# workers per node, and the TCG floor of its timings.
+# scripts/bench-scale-report.py writes build/BASE/bench/scale.json,
+# docs/BENCHMARKS-scale.md (docs/BENCHMARKS-scale-BASE.md for a backport)
+# and the same text as the last section of docs/BENCHMARKS.md.
+# Environment: BENCH_REPS (repetitions, default 3), SCALE_CPUS, ACCEL,
+# TIMEOUT (default 3600 s).
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+start=$(now)
+"$ROOT/scripts/build-userspace.sh"
+"$ROOT/scripts/build-kernel.sh" lockstat
+
+# 12 GiB, 6 GiB a node: per node 1280 pages of 2 MiB (the 1024 freed dirty,
+# the 128 faulted and room) and two of 1 GiB, all zeroed from boot on.
+cmdline="hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=2560 hugepage_prezero=max"
+[ -z "${BENCH_REPS:-}" ] || cmdline="$cmdline bench_reps=$BENCH_REPS"
+rc=0
+KERNEL=$BUILD/obj-lockstat/arch/x86/boot/bzImage MEM=12288 CPUS=${SCALE_CPUS:-64} NODES=2 \
+	PREALLOC=1 TIMEOUT=${TIMEOUT:-3600} \
+	"$ROOT/scripts/run-vm.sh" bench-scale scale-bench "$cmdline" || rc=$?
+
+suffix=
+[ "$BASE" = "$DEFAULT_BASE" ] || suffix=-$BASE
+python3 "$ROOT/scripts/bench-scale-report.py" "$LOGS" "$BUILD/bench" \
+	"$ROOT/docs/BENCHMARKS-scale$suffix.md" "$ROOT/docs/BENCHMARKS$suffix.md" ||
+	die "no report (see $LOGS/bench-scale.console)"
+[ "$rc" -eq 0 ] || say "the boot failed: see $LOGS/bench-scale.verdict"
+stage_done bench-scale "$start"
+exit "$rc"
