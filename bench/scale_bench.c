@@ -13,11 +13,16 @@
  * meanwhile (the floor of a guest whose vCPUs outnumber the host's cores).
  * Around each step it reads hugetlb_lock's acquisitions from /proc/lock_stat
  * (CONFIG_LOCK_STAT; the counts are 0 without it) and the htlb_prezero_*
- * vm events, and prints one JSON line per repetition. With -R it only
+ * vm events, and prints one JSON line per repetition. Over the faults and
+ * the refill it also traces lockdep's lock_acquire event for hugetlb_lock
+ * and counts the acquisitions by task: its own (the faults'), the zeroing
+ * workers' (khugezerod*) and the rest (-1 each without the event, or if
+ * the trace buffers overflowed). With -R it only
  * measures a refill: D dirty folios freed, then the acquisitions until the
  * node has zeroed them all.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
@@ -25,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +41,7 @@
 #endif
 
 #define MAX_BUSY 256
+#define MAX_WORKERS 256
 
 static unsigned long kb = 2048;
 static int cpu, nid;
@@ -46,6 +53,9 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		prog);
 	exit(2);
 }
+
+/* hugetlb_lock's longest hold (us), as of the last lock_acquisitions(). */
+static double hold_max;
 
 /* hugetlb_lock's acquisitions since /proc/lock_stat was last cleared. */
 static long lock_acquisitions(void)
@@ -65,8 +75,10 @@ static long lock_acquisitions(void)
 				 &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
 				 &v[7], &v[8], &v[9], &v[10]) != 11)
 			continue;
-		/* acq-bounces, then acquisitions */
+		/* acq-bounces, acquisitions, then hold times: min, max, ... */
 		ret += (long)v[7];
+		if (v[9] > hold_max)
+			hold_max = v[9];
 	}
 	fclose(f);
 	return ret;
@@ -174,10 +186,135 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+#define TRACING "/sys/kernel/tracing"
+#define LOCK_EVENT TRACING "/events/lock/lock_acquire"
+#define MARK "scale_bench"
+
+/* hugetlb_lock's acquisitions by task over a trace_start()/trace_stop(). */
+struct acq {
+	long own, workers, other;
+};
+
+static int put(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* The zeroing workers' pids (khugezerod*), the trace's task names aside. */
+static pid_t workers[MAX_WORKERS];
+static int nr_workers;
+
+static void find_workers(void)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	nr_workers = 0;
+	while (d && (e = readdir(d)) && nr_workers < MAX_WORKERS) {
+		char path[64], comm[32] = "";
+		FILE *f;
+
+		long pid = atol(e->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(comm, sizeof(comm), f) && !strncmp(comm, "khugezerod", 10))
+			workers[nr_workers++] = pid;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Trace every acquisition of hugetlb_lock from now on; false if no event. */
+static int trace_start(void)
+{
+	if (access(LOCK_EVENT "/enable", W_OK) &&
+	    mount("nodev", TRACING, "tracefs", 0, NULL))
+		return 0;
+	/* Opening "trace" for writing with O_TRUNC empties the buffers. */
+	return !put(LOCK_EVENT "/filter", "name == \"hugetlb_lock\"") &&
+	       !put(TRACING "/trace", "") &&
+	       !put(LOCK_EVENT "/enable", "1");
+}
+
+/* Mark the trace: trace_stop(traced, true) counts from here on. */
+static void trace_mark(int traced)
+{
+	if (traced)
+		put(TRACING "/trace_marker", MARK);
+}
+
+/*
+ * The acquisitions traced since trace_start(), or since trace_mark() if
+ * @marked: a marked trace is counted in a window that holds only the
+ * faults, without the time it takes to start tracing.
+ */
+static struct acq trace_stop(int traced, int marked)
+{
+	struct acq a = { -1, -1, -1 };
+	char line[512], task[64];
+	int counting = !marked;
+	FILE *f;
+
+	if (!traced)
+		return a;
+	trace_mark(marked);
+	put(LOCK_EVENT "/enable", "0");
+	f = fopen(TRACING "/trace", "r");
+	if (!f)
+		return a;
+	a.own = a.workers = a.other = 0;
+	while (fgets(line, sizeof(line), f)) {
+		long kept, written;
+		char *dash;
+		pid_t pid;
+		int i;
+
+		/* Every event written must still be in the buffers. */
+		if (sscanf(line, "# entries-in-buffer/entries-written: %ld/%ld",
+			   &kept, &written) == 2 && kept != written) {
+			a.own = a.workers = a.other = -1;
+			break;
+		}
+		if (marked && strstr(line, "tracing_mark_write: " MARK)) {
+			counting = !counting;
+			continue;
+		}
+		/* "  comm-pid  [cpu] flags  time: lock_acquire: ... hugetlb_lock" */
+		if (!counting || line[0] == '#' || !strstr(line, "lock_acquire:") ||
+		    sscanf(line, "%63s", task) != 1)
+			continue;
+		dash = strrchr(task, '-');
+		pid = dash ? atoi(dash + 1) : -1;
+		for (i = 0; i < nr_workers && workers[i] != pid; i++)
+			;
+		if (pid == getpid())
+			a.own++;
+		else if (i < nr_workers)
+			a.workers++;
+		else
+			a.other++;
+	}
+	fclose(f);
+	return a;
+}
+
 static void clear_lock_stat(void)
 {
 	FILE *f = fopen("/proc/lock_stat", "w");
 
+	hold_max = 0;
 	if (f) {
 		fputs("0\n", f);
 		fclose(f);
@@ -188,58 +325,77 @@ static void refill(long dirty, int rep)
 {
 	long z0, a, n;
 	double t0, t;
+	struct acq tr;
+	int traced;
 
-	free_dirty(dirty);
+	/* Traced from before the frees: the workers start on the first. */
+	traced = trace_start();
 	z0 = vmstat("htlb_prezero_zeroed");
+	free_dirty(dirty);
 	clear_lock_stat();
 	t0 = now_us();
 	if (wait_zeroed())
 		fprintf(stderr, "# node %d did not zero its pool in 300 s\n", nid);
 	t = now_us() - t0;
 	a = lock_acquisitions();
+	tr = trace_stop(traced, 0);
 	n = vmstat("htlb_prezero_zeroed") - z0;
 	printf("{\"bench\":\"scale-refill\",\"size_kb\":%lu,\"rep\":%d,\"dirty\":%ld,"
-	       "\"zeroed\":%ld,\"lock_acq\":%ld,\"us\":%.0f}\n",
-	       kb, rep, dirty, n, a, t);
+	       "\"zeroed\":%ld,\"lock_acq\":%ld,\"lock_acq_workers\":%ld,"
+	       "\"lock_hold_max_us\":%.2f,\"us\":%.0f}\n",
+	       kb, rep, dirty, n, a, tr.workers, hold_max, t);
 }
 
 static void burst(long pages, long dirty, int busy, int rep)
 {
-	long a_map, a_fault, a_free, hit0, miss0, steal0, z0, i;
+	long a_map, a_fault, a_free, hit0, miss0, steal0, z0, d0, d1, i;
 	double *lat, t0, t;
+	struct acq tr;
+	int traced;
 	char *p;
 
 	lat = calloc(pages, sizeof(*lat));
 	if (!lat)
 		die("calloc");
+	clear_lock_stat();
+	p = map_pages(pages);
+	a_map = lock_acquisitions();
+	/* Tracing starts before the frees, and counts from the mark on. */
+	traced = trace_start();
 	if (dirty)
 		free_dirty(dirty);
 	hit0 = vmstat("htlb_prezero_hit");
 	miss0 = vmstat("htlb_prezero_miss");
 	steal0 = vmstat("htlb_prezero_steal");
 	z0 = vmstat("htlb_prezero_zeroed");
-	clear_lock_stat();
+	d0 = node_attr("free_hugepages") - node_attr("zeroed_hugepages");
+	trace_mark(traced);
 	t0 = now_us();
-	p = map_pages(pages);
-	a_map = lock_acquisitions();
 	for (i = 0; i < pages; i++) {
 		t = now_us();
 		p[i * kb * 1024] = 1;
 		lat[i] = now_us() - t;
 	}
 	t = now_us() - t0;
-	a_fault = lock_acquisitions() - a_map;
+	/* Before the trace is read, which takes longer than the faults. */
+	d1 = node_attr("free_hugepages") - node_attr("zeroed_hugepages");
 	z0 = vmstat("htlb_prezero_zeroed") - z0;
+	tr = trace_stop(traced, 1);
+	/* From the mmap() to the last fault, the frees included. */
+	a_fault = lock_acquisitions() - a_map;
 	munmap(p, pages * kb * 1024);
 	a_free = lock_acquisitions() - a_map - a_fault;
 	qsort(lat, pages, sizeof(*lat), cmp_double);
 	printf("{\"bench\":\"scale-burst\",\"size_kb\":%lu,\"rep\":%d,\"pages\":%ld,"
 	       "\"dirty\":%ld,\"busy\":%d,\"burst_us\":%.0f,\"p50_us\":%.1f,"
 	       "\"max_us\":%.1f,\"lock_acq_map\":%ld,\"lock_acq_fault\":%ld,"
-	       "\"lock_acq_free\":%ld,\"zeroed_meanwhile\":%ld,\"hit\":%ld,"
-	       "\"miss\":%ld,\"steal\":%ld}\n",
+	       "\"lock_acq_free\":%ld,\"lock_acq_fault_own\":%ld,"
+	       "\"lock_acq_fault_workers\":%ld,\"lock_acq_fault_other\":%ld,"
+	       "\"lock_hold_max_us\":%.2f,\"dirty_before\":%ld,\"dirty_after\":%ld,"
+	       "\"zeroed_meanwhile\":%ld,\"hit\":%ld,\"miss\":%ld,\"steal\":%ld}\n",
 	       kb, rep, pages, dirty, busy, t, lat[pages / 2], lat[pages - 1],
-	       a_map, a_fault, a_free, z0, vmstat("htlb_prezero_hit") - hit0,
+	       a_map, a_fault, a_free, tr.own, tr.workers, tr.other, hold_max, d0, d1, z0,
+	       vmstat("htlb_prezero_hit") - hit0,
 	       vmstat("htlb_prezero_miss") - miss0,
 	       vmstat("htlb_prezero_steal") - steal0);
 	free(lat);
@@ -284,6 +440,8 @@ int main(int argc, char **argv)
 	    (refill_only && dirty < 1))
 		usage(argv[0]);
 	pin(cpu);
+	/* The sysctl started or stopped them before this program ran. */
+	find_workers();
 	{
 		char path[96];
 

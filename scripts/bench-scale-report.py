@@ -36,6 +36,14 @@ def fmt(v, digits=1):
     return "%.*f" % (digits, v)
 
 
+def per(rec, key, n):
+    """rec[key] / n, or None if the trace did not count it."""
+    v = rec.get(key)
+    if v is None or v < 0 or not n:
+        return None
+    return v / n
+
+
 def rows(recs, size_kb, prefix):
     out = []
     for w in (1, 8, 32):
@@ -45,20 +53,23 @@ def rows(recs, size_kb, prefix):
         bursts = pick("scale-burst", "%sworkers-%d" % (prefix, w))
         idle = [r for r in bursts if r["dirty"] == 0]
         busy = [r for r in bursts if r["dirty"] > 0]
+        for r in bursts:
+            parts = [r.get("lock_acq_fault_" + k) for k in ("own", "workers", "other")]
+            ok = all(v is not None and v >= 0 for v in parts)
+            r["lock_acq_fault_all"] = sum(parts) if ok else None
         floor = pick("scale-burst", "floor-%d" % w) if not prefix else []
         if not (refill or idle or busy):
             continue
-        per_zeroed = med([r["lock_acq"] / r["zeroed"] for r in refill if r["zeroed"]])
-        # The burst's acquisitions include the workers' own, per folio
-        # they zeroed meanwhile: the rest is the allocations'.
-        own = med([(r["lock_acq_fault"] - (per_zeroed or 0) * r["zeroed_meanwhile"])
-                   / r["pages"] for r in busy])
         out.append([
             str(w),
-            fmt(per_zeroed),
-            fmt(med([r["lock_acq_fault"] / r["pages"] for r in idle]), 2),
-            fmt(med([r["lock_acq_fault"] / r["pages"] for r in busy]), 2),
-            fmt(own, 2),
+            fmt(med([per(r, "lock_acq_workers", r["zeroed"]) for r in refill])),
+            fmt(med([per(r, "lock_acq_fault_own", r["pages"]) for r in idle]), 2),
+            fmt(med([per(r, "lock_acq_fault_own", r["pages"]) for r in busy]), 2),
+            fmt(med([per(r, "lock_acq_fault_workers", 1) for r in busy]), 0),
+            fmt(med([per(r, "lock_acq_fault_other", 1) for r in busy]), 0),
+            fmt(med([per(r, "lock_acq_fault_all", r["pages"]) for r in busy]), 2),
+            fmt(med([r.get("dirty_before") for r in busy]), 0) + " -> " +
+            fmt(med([r.get("dirty_after") for r in busy]), 0),
             fmt(med([r["lock_acq_map"] for r in idle + busy]), 0),
             fmt(med([r["lock_acq_free"] / r["pages"] for r in idle + busy]), 2),
             fmt(med([r["zeroed_meanwhile"] for r in busy]), 0),
@@ -68,14 +79,17 @@ def rows(recs, size_kb, prefix):
             fmt(med([r["burst_us"] / 1000 for r in floor]), 1) if not prefix else "-",
             fmt(med([r["p50_us"] for r in busy]), 0),
             fmt(max([r["max_us"] for r in busy], default=None), 0),
+            fmt(max([r["lock_hold_max_us"] for r in idle], default=None), 0),
+            fmt(max([r["lock_hold_max_us"] for r in busy], default=None), 0),
         ])
     return out
 
 
-COLS = ["workers", "acq/zeroed folio", "acq/fault idle", "acq/fault refill",
-        "acq/fault refill, less workers'", "acq mmap", "acq/page munmap",
-        "zeroed meanwhile", "steals", "burst ms idle", "burst ms refill",
-        "burst ms floor", "fault p50 us refill", "fault max us refill"]
+COLS = ["workers", "workers' acq/zeroed folio", "fault's acq idle", "fault's acq refill",
+        "workers' acq refill", "others' acq refill", "all acq/fault refill",
+        "dirty folios refill", "acq mmap", "acq/page munmap", "zeroed during faults", "steals", "burst ms idle", "burst ms refill",
+        "burst ms floor", "fault p50 us refill", "fault max us refill",
+        "hold max us idle", "hold max us refill"]
 
 
 def main():
@@ -104,7 +118,8 @@ def main():
         "(lock_stat flavour, configs/lockstat.config)" % (
             boot.get("cpus", "?"), boot.get("mem_kb", 0) // 1024, ver.get("accel", "?"),
             ver.get("secs", "?"), boot.get("release", "?")),
-        "* Repetitions: %s; medians over them (the fault max is the maximum)%s" % (
+        "* Repetitions: %s; each column's median over them (the fault max and the hold max "
+        "are the maximum)%s" % (
             boot.get("reps", "?"), "; %d lines lost to the console" % lost if lost else ""),
         "",
     ]
@@ -116,21 +131,35 @@ def main():
         r = rows(recs, size_kb, prefix)
         if not r:
             continue
+        # Counts, then times, each row led by the number of workers.
         lines += ["%s pages (%s):" % (label, what), "", "```"]
-        lines += bench_report.table(r, COLS)
+        lines += bench_report.table([x[:12] for x in r], COLS[:12])
+        lines += [""]
+        lines += bench_report.table([x[:1] + x[12:] for x in r], COLS[:1] + COLS[12:])
         lines += ["```", ""]
     lines += [
-        "How to read it. acq = acquisitions of hugetlb_lock counted by lock_stat. "
-        "\"acq/zeroed folio\": a worker's, per folio it zeroed (claim and publish). "
-        "\"acq/fault idle\": per fault, nothing being zeroed. \"acq/fault refill\": per "
-        "fault while the node's workers zero the dirty folios, their own acquisitions "
-        "included; \"less workers'\" takes out acq/zeroed folio times the folios they "
-        "zeroed during the burst. What an allocation does under the lock is the same "
-        "with 1, 8 or 32 workers when those columns do not grow with the workers. "
+        "How to read it. acq = acquisitions of hugetlb_lock. The per-task counts come "
+        "from lockdep's lock_acquire event, traced for hugetlb_lock over the faults and "
+        "the refill: \"fault's acq\" is the faulting task's own, per fault, with nothing "
+        "being zeroed (idle) and while the node's workers zero the dirty folios "
+        "(refill); \"workers' acq refill\" and \"others' acq refill\" are every "
+        "worker's and every other task's over those faults, \"all acq/fault refill\" "
+        "the three together per fault, and \"dirty folios refill\" the node's dirty "
+        "free folios when the faults began and when they ended (the workers' backlog), "
+        "beside the folios zeroed meanwhile, counted from just before the first of "
+        "those (so they may exceed it); "
+        "\"workers' acq/zeroed folio\" is the workers' over a whole refill, per folio "
+        "zeroed (claim and publish). What an allocation does under the lock is the same "
+        "with 1, 8 or 32 workers when the fault's columns do not grow with the workers. "
+        "\"acq mmap\" and \"acq/page munmap\" are lock_stat's counts of every task "
+        "over the mmap() and the munmap(). \"burst ms\" is the faults' time. "
         "The times are TCG's: with more busy vCPUs than host cores they measure the "
         "emulator's overcommit, which the floor column shows (the idle burst beside "
         "workers - 1 user-space busy loops on the node's other CPUs, one worker); read "
-        "the refill burst against its floor, not against the idle one.",
+        "the refill burst against its floor, not against the idle one. \"hold max\": "
+        "the longest hold of hugetlb_lock in any of the repetitions (lock_stat; "
+        "lockdep's bookkeeping, the tracing and TCG included), with nothing being zeroed and while "
+        "the workers zero.",
     ]
     text = "\n".join(lines) + "\n"
     with open(part, "w") as f:

@@ -18,8 +18,9 @@ start=$(now)
 "$ROOT/scripts/build-kernel.sh" lockstat
 
 # 12 GiB, 6 GiB a node: per node 1280 pages of 2 MiB (the 1024 freed dirty,
-# the 128 faulted and room) and two of 1 GiB, all zeroed from boot on.
-cmdline="hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=2560 hugepage_prezero=max"
+# the 128 faulted and room) and two of 1 GiB, all zeroed from boot on
+# (hugepage_prezero before any hugepagesz applies to every size).
+cmdline="hugepage_prezero=max hugepagesz=1G hugepages=4 hugepagesz=2M hugepages=2560"
 [ -z "${BENCH_REPS:-}" ] || cmdline="$cmdline bench_reps=$BENCH_REPS"
 rc=0
 KERNEL=$BUILD/obj-lockstat/arch/x86/boot/bzImage MEM=12288 CPUS=${SCALE_CPUS:-64} NODES=2 \
