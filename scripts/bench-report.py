@@ -695,7 +695,7 @@ image). guest/plans/bench runs in both; timings are never asserted.
   (patch 12), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
   6 holds the native figures of both. On 7.3 the threads clear with
-  clear_pages_nocache() (patch 11), the fault path with clear_pages().
+  clear_pages_nocache() (patches 11-12), the fault path with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -754,9 +754,9 @@ def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
     else:
         nfile = "extents-2026-12-03.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
-                 " the zeroing threads clear 2 MiB extents (patch 12) with"
+                 " the zeroing threads clear 2 MiB extents (patch 13) with"
                  " clear_pages_nocache(): clzero where the CPU has it, movnti otherwise"
-                 " (patch 11). docs/native/idle-2026-12-01.txt has the earlier run with"
+                 " (patches 11-12). docs/native/idle-2026-12-01.txt has the earlier run with"
                  " every primitive at 4K, 64K, 2M and 1G.")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):
