@@ -19,7 +19,13 @@
  * workers' (khugezerod*) and the rest (-1 each without the event, or if
  * the trace buffers overflowed). With -R it only
  * measures a refill: D dirty folios freed, then the acquisitions until the
- * node has zeroed them all.
+ * node has zeroed them all. With -W it times the fault of the node's only
+ * free folio, freed dirty just before, so that the fault finds it dirty
+ * (a miss), being zeroed (a steal, which waits for at most one extent and
+ * then clears the folio itself) or zeroed (a hit): one JSON line per
+ * repetition, with the node's other free folios held mapped throughout.
+ * -N does not wait for the node to be zeroed first: the baseline, with the
+ * node's zeroed_reserve at 0, where every such fault is a miss.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -49,7 +55,7 @@ static int cpu, nid;
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
-		"usage: %s [-S 2M|1G] [-c cpu] [-n pages] [-d dirty] [-b busy] [-r reps] [-R]\n",
+		"usage: %s [-S 2M|1G] [-c cpu] [-n pages] [-d dirty] [-b busy] [-r reps] [-R|-W [-N]]\n",
 		prog);
 	exit(2);
 }
@@ -346,6 +352,57 @@ static void refill(long dirty, int rep)
 	       kb, rep, dirty, n, a, tr.workers, hold_max, t);
 }
 
+/* The pages of the node's free folios but one, mapped and faulted. */
+static char *hold_all_but_one(long *held)
+{
+	char *p;
+	long i;
+
+	*held = node_attr("free_hugepages") - 1;
+	if (*held < 1)
+		return NULL;
+	p = map_pages(*held);
+	for (i = 0; i < *held; i++)
+		p[i * kb * 1024] = 1;
+	return p;
+}
+
+/*
+ * The deltas include the child's fault, a hit when the node was zeroed
+ * before (no -N): a miss or a steal is the timed fault's.
+ */
+static void only_free(int rep, int waited)
+{
+	long hit0, miss0, steal0, held;
+	char *hold, *p;
+	double t;
+
+	hold = hold_all_but_one(&held);
+	if (!hold)
+		die("the node has fewer than 2 free folios");
+	/* No reservation: the child's mapping needs the last free folio. */
+	p = mmap(NULL, kb * 1024, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE |
+		 ((kb == 2048 ? 21 : 30) << MAP_HUGE_SHIFT), -1, 0);
+	if (p == MAP_FAILED)
+		die("mmap");
+	/* Read first, so that the fault follows the free at once. */
+	hit0 = vmstat("htlb_prezero_hit");
+	miss0 = vmstat("htlb_prezero_miss");
+	steal0 = vmstat("htlb_prezero_steal");
+	free_dirty(1);
+	t = now_us();
+	p[0] = 1;
+	t = now_us() - t;
+	printf("{\"bench\":\"scale-only-free\",\"size_kb\":%lu,\"rep\":%d,\"held\":%ld,"
+	       "\"waited\":%d,\"us\":%.1f,\"hit\":%ld,\"miss\":%ld,\"steal\":%ld}\n",
+	       kb, rep, held, waited, t, vmstat("htlb_prezero_hit") - hit0,
+	       vmstat("htlb_prezero_miss") - miss0,
+	       vmstat("htlb_prezero_steal") - steal0);
+	munmap(p, kb * 1024);
+	munmap(hold, held * kb * 1024);
+}
+
 static void burst(long pages, long dirty, int busy, int rep)
 {
 	long a_map, a_fault, a_free, hit0, miss0, steal0, z0, d0, d1, i;
@@ -404,10 +461,11 @@ static void burst(long pages, long dirty, int busy, int rep)
 int main(int argc, char **argv)
 {
 	long pages = 128, dirty = 0;
-	int busy = 0, reps = 1, refill_only = 0, opt, r, i;
+	int busy = 0, reps = 1, refill_only = 0, only_free_mode = 0, no_wait = 0;
+	int opt, r, i;
 	pid_t kids[MAX_BUSY];
 
-	while ((opt = getopt(argc, argv, "S:c:n:d:b:r:R")) != -1) {
+	while ((opt = getopt(argc, argv, "S:c:n:d:b:r:RWN")) != -1) {
 		switch (opt) {
 		case 'S':
 			kb = parse_hpage_size(optarg);
@@ -432,12 +490,19 @@ int main(int argc, char **argv)
 		case 'R':
 			refill_only = 1;
 			break;
+		case 'W':
+			only_free_mode = 1;
+			break;
+		case 'N':
+			no_wait = 1;
+			break;
 		default:
 			usage(argv[0]);
 		}
 	}
 	if (pages < 1 || dirty < 0 || busy < 0 || busy > MAX_BUSY || reps < 1 ||
-	    (refill_only && dirty < 1))
+	    (refill_only && dirty < 1) || (refill_only && only_free_mode) ||
+	    (no_wait && !only_free_mode))
 		usage(argv[0]);
 	pin(cpu);
 	/* The sysctl started or stopped them before this program ran. */
@@ -473,11 +538,13 @@ int main(int argc, char **argv)
 		}
 	}
 	for (r = 1; r <= reps; r++) {
-		if (wait_zeroed()) {
+		if (!no_wait && wait_zeroed()) {
 			fprintf(stderr, "# node %d is not zeroed: is zeroed_reserve set?\n", nid);
 			break;
 		}
-		if (refill_only)
+		if (only_free_mode)
+			only_free(r, !no_wait);
+		else if (refill_only)
 			refill(dirty, r);
 		else
 			burst(pages, dirty, busy, r);

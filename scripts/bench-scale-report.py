@@ -85,6 +85,28 @@ def rows(recs, size_kb, prefix):
     return out
 
 
+def only_free_rows(recs):
+    """The only-free fault by size and by what it found."""
+    out = []
+    for size_kb, label in ((2048, "2 MiB"), (1048576, "1 GiB")):
+        rs = [r for r in recs if r["bench"] == "scale-only-free" and r["size_kb"] == size_kb]
+        on = [r for r in rs if r.get("waited", 1)]
+        off = [r for r in rs if not r.get("waited", 1)]
+        for kind, got, of in (
+                ("zeroed (hit)", [r for r in on if not r["miss"] and not r["steal"]], on),
+                ("dirty (miss)", [r for r in on if r["miss"] and not r["steal"]], on),
+                ("being zeroed (steal)", [r for r in on if r["steal"]], on),
+                ("dirty, reserve 0 (baseline)", off, off)):
+            if not got:
+                continue
+            us = sorted(r["us"] for r in got)
+            out.append([label, kind, "%d of %d" % (len(got), len(of)),
+                        fmt(med(us), 0), fmt(us[-1], 0)])
+    return out
+
+
+ONLY_FREE_COLS = ["size", "the fault found", "faults", "p50 us", "max us"]
+
 COLS = ["workers", "workers' acq/zeroed folio", "fault's acq idle", "fault's acq refill",
         "workers' acq refill", "others' acq refill", "all acq/fault refill",
         "dirty folios refill", "acq mmap", "acq/page munmap", "zeroed during faults", "steals", "burst ms idle", "burst ms refill",
@@ -137,6 +159,12 @@ def main():
         lines += [""]
         lines += bench_report.table([x[:1] + x[12:] for x in r], COLS[:1] + COLS[12:])
         lines += ["```", ""]
+    r = only_free_rows(recs)
+    if r:
+        lines += ["The fault of the node's only free folio, freed dirty just before (one "
+                  "worker a node; node 0 with 2 MiB pages, node 1 with 1 GiB pages):", "", "```"]
+        lines += bench_report.table(r, ONLY_FREE_COLS)
+        lines += ["```", ""]
     lines += [
         "How to read it. acq = acquisitions of hugetlb_lock. The per-task counts come "
         "from lockdep's lock_acquire event, traced for hugetlb_lock over the faults and "
@@ -153,6 +181,11 @@ def main():
         "with 1, 8 or 32 workers when the fault's columns do not grow with the workers. "
         "\"acq mmap\" and \"acq/page munmap\" are lock_stat's counts of every task "
         "over the mmap() and the munmap(). \"burst ms\" is the faults' time. "
+        "The only-free fault finds the folio zeroed (hit), dirty and not yet claimed "
+        "(miss: it clears the folio), or being zeroed (steal: it waits for the extent "
+        "in flight, 2 MiB at most, then clears the folio itself); the baseline is the "
+        "same fault with the node's reserve at 0, which clears the folio with no worker "
+        "about: a steal's time less the baseline's is its wait. "
         "The times are TCG's: with more busy vCPUs than host cores they measure the "
         "emulator's overcommit, which the floor column shows (the idle burst beside "
         "workers - 1 user-space busy loops on the node's other CPUs, one worker); read "

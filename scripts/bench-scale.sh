@@ -3,7 +3,8 @@
 # (configs/lockstat.config, room for 64 CPUs) and boot it with SCALE_CPUS
 # vCPUs (default 64) on 2 nodes to run guest/plans/scale-bench: hugetlb_lock
 # acquisitions per allocation and per zeroed folio with 1, 8 and 32 zeroing
-# workers per node, and the TCG floor of its timings.
+# workers per node, the TCG floor of its timings, and the time of a fault
+# that finds the node's only free folio being zeroed.
 # scripts/bench-scale-report.py writes build/BASE/bench/scale.json,
 # docs/BENCHMARKS-scale.md (docs/BENCHMARKS-scale-BASE.md for a backport)
 # and the same text as the last section of docs/BENCHMARKS.md.
