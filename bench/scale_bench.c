@@ -153,16 +153,22 @@ static int node_cpu(int i)
 	return -1;
 }
 
-static char *map_pages(long n)
+/* @n pages of the size, with mmap() flags @flags besides the usual ones. */
+static char *map_pages_flags(long n, int flags)
 {
 	int shift = kb == 2048 ? 21 : 30;
 	char *p = mmap(NULL, n * kb * 1024, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | flags |
 		       (shift << MAP_HUGE_SHIFT), -1, 0);
 
 	if (p == MAP_FAILED)
 		die("mmap");
 	return p;
+}
+
+static char *map_pages(long n)
+{
+	return map_pages_flags(n, 0);
 }
 
 /* Free @n dirty folios to the node, from a child on the same CPU. */
@@ -224,9 +230,8 @@ static void find_workers(void)
 	nr_workers = 0;
 	while (d && (e = readdir(d)) && nr_workers < MAX_WORKERS) {
 		char path[64], comm[32] = "";
-		FILE *f;
-
 		long pid = atol(e->d_name);
+		FILE *f;
 
 		if (pid <= 0)
 			continue;
@@ -381,11 +386,7 @@ static void only_free(int rep, int waited)
 	if (!hold)
 		die("the node has fewer than 2 free folios");
 	/* No reservation: the child's mapping needs the last free folio. */
-	p = mmap(NULL, kb * 1024, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_NORESERVE |
-		 ((kb == 2048 ? 21 : 30) << MAP_HUGE_SHIFT), -1, 0);
-	if (p == MAP_FAILED)
-		die("mmap");
+	p = map_pages_flags(1, MAP_NORESERVE);
 	/* Read first, so that the fault follows the free at once. */
 	hit0 = vmstat("htlb_prezero_hit");
 	miss0 = vmstat("htlb_prezero_miss");
