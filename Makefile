@@ -15,7 +15,7 @@ help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
 	@echo "make demo         stock and patched bench kernels: QEMU start (stock, dirty, pre-zeroed pool), fault-in"
 	@echo "make bench        unpatched and patched bench kernels, every benchmark, one table (docs/BENCHMARKS.md)"
-	@echo "make bench-scale  a lock_stat kernel in a 64-vCPU guest: hugetlb_lock work per allocation with 1, 8, 32 workers"
+	@echo "make bench-scale  lock_stat kernels: hugetlb_lock work per allocation with 1, 8, 32 workers (64 vCPUs), then fault latency, lock hold, irqsoff and refill rate against stock (2 vCPUs)"
 	@echo "make check-long   the slow tests (1000-round leak loop, 50 hotplug cycles, upstream suite under pressure) that CI does not run"
 	@echo "make tree         unpack the base into build/BASE/linux and apply its series (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/BASE/linux's commits back to the base's series"
