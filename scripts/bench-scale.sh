@@ -24,7 +24,8 @@ start=$(now)
 "$ROOT/scripts/build-userspace.sh"
 "$ROOT/scripts/base-tree.sh"
 "$ROOT/scripts/build-kernel.sh" lockstat "$BUILD/linux-base" "$BUILD/obj-base-lockstat"
-"$ROOT/scripts/build-kernel.sh" lockstat "$("$ROOT/scripts/bench-tree.sh")"
+bench=$("$ROOT/scripts/bench-tree.sh")
+"$ROOT/scripts/build-kernel.sh" lockstat "$bench"
 
 # 12 GiB, 6 GiB a node: per node 1280 pages of 2 MiB (the 1024 freed dirty,
 # the 128 faulted and room) and two of 1 GiB, all zeroed from boot on
