@@ -1,6 +1,6 @@
 #!/bin/sh
-# make bench: build the unpatched base (build/linux-base, a worktree of
-# build/linux at tag "base") and the patched tree as bench kernels, boot each
+# make bench: build the unpatched base (build/BASE/linux-base, a worktree of
+# build/BASE/linux at tag "base") and the patched tree as bench kernels, boot each
 # with the same QEMU settings to run guest/plans/bench, boot the patched one
 # twice more on one node (1 and 2 vCPUs) for guest/plans/refill-bench,
 # print one table, then run the scale part (scripts/bench-scale.sh).

@@ -1,10 +1,10 @@
 #!/bin/sh
 # Build the debug kernel after each patch of the series in turn
-# (incremental, in build/obj-bisect), and fail on a build error, on a
+# (incremental, in build/BASE/obj-bisect), and fail on a build error, on a
 # compiler warning in a file the series touches, or on a W=1 or sparse
 # warning that the base does not have in the objects the patch touches
 # (config-matrix.sh with the debug configuration; logs in
-# build/logs/bisect-matrix-N.log).
+# build/BASE/logs/bisect-matrix-N.log).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -19,7 +19,7 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	git -C "$TREE" checkout -q "$c"
 	subject=$(git -C "$TREE" log -1 --format=%s)
 	if ! "$ROOT/scripts/build-kernel.sh" debug "$TREE" "$BUILD/obj-bisect" >/dev/null 2>&1; then
-		say "FAIL  $subject: does not build (build/logs/build-debug-obj-bisect.log)"
+		say "FAIL  $subject: does not build (${LOGS#"$ROOT"/}/build-debug-obj-bisect.log)"
 		rc=1
 		break
 	fi

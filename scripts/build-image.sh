@@ -1,8 +1,9 @@
 #!/bin/sh
 # Pack the guest initramfs: busybox, bash, guest/init, the test plans, the
-# guest's checks (guest/*.sh), the selftests from build/selftests, the
-# test programs from build/progs, the benchmarks from build/bench, and the
-# host's QEMU and libvirt (scripts/pack-qemu.sh, pack-libvirt.sh); fail
+# guest's checks (guest/*.sh) and the operator guide they test
+# (docs/OPERATOR.md), the selftests from build/BASE/selftests, the test
+# programs from build/BASE/progs, the benchmarks from build/BASE/bench, and
+# the host's QEMU and libvirt (scripts/pack-qemu.sh, pack-libvirt.sh); fail
 # if a guest plan calls a program that is not in it.
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -32,6 +33,9 @@ printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
 cp "$ROOT/guest/init" "$root/init"
 # The guest's own checks (check-pool.sh, ...) run from the selftests' directory.
 cp "$ROOT"/guest/*.sh "$root/selftests/"
+# The operator guide, next to operator-guide.sh, which runs the commands
+# of its marked blocks (the qemu boot of make check).
+cp "$ROOT/docs/OPERATOR.md" "$root/selftests/OPERATOR.md"
 cp -r "$ROOT/guest/plans" "$root/plans"
 [ -d "$sel" ] || die "no selftests at $sel: run scripts/build-selftests.sh"
 for f in "$sel"/*; do

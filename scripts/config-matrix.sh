@@ -9,9 +9,9 @@
 #   OBJS="mm/hugetlb.o ..."  build these objects instead of the series' own
 #   SPARSE=0                 W=1 only, no sparse
 #
-# Object directories: build/obj-matrix-NAME and build/obj-matrix-NAME-base
-# (kept between runs, so that configuring and "make prepare" are
-# incremental). Logs: build/logs/matrix-NAME.log.
+# Object directories: build/BASE/obj-matrix-NAME and
+# build/BASE/obj-matrix-NAME-base (kept between runs, so that configuring
+# and "make prepare" are incremental). Logs: build/BASE/logs/matrix-NAME.log.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

@@ -2,8 +2,9 @@
 # run-vm.sh NAME PLAN [CMDLINE EXTRAS...]
 # Boot KERNEL (default: the debug kernel) with IMAGE (default: the initramfs)
 # in QEMU, run the guest test plan PLAN, and judge the boot: the guest's TAP
-# goes to build/logs/NAME.tap, the serial console to build/logs/NAME.console,
-# the verdict to build/logs/NAME.verdict. Exit 0 only if every test passed or
+# goes to build/BASE/logs/NAME.tap, the serial console to
+# build/BASE/logs/NAME.console, the verdict to build/BASE/logs/NAME.verdict
+# (build/7.3/logs/... for the default base). Exit 0 only if every test passed or
 # skipped and the kernel complained about nothing.
 # Environment: KERNEL, IMAGE, MEM (MiB, default 4096), CPUS (2), NODES (2),
 # TIMEOUT (s, default 1800), ACCEL (auto|kvm|tcg), QEMU_EXTRA, and
