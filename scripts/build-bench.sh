@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build the benchmark programs of bench/ (static) into build/bench, for the
+# Build the benchmark programs of bench/ (static) into build/BASE/bench, for the
 # guest image.
 set -eu
 # shellcheck source=scripts/lib.sh

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build the mm selftests of the work tree, statically linked, into
-# build/selftests (after installing the tree's uapi headers).
+# build/BASE/selftests (after installing the tree's uapi headers).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"

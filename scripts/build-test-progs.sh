@@ -1,6 +1,6 @@
 #!/bin/sh
 # Build the harness's own test programs of tests/progs/ (static) into
-# build/progs, for the guest image. They may use the kselftest headers of
+# build/BASE/progs, for the guest image. They may use the kselftest headers of
 # the work tree (kselftest.h, kselftest_harness.h).
 set -eu
 # shellcheck source=scripts/lib.sh

@@ -2,7 +2,7 @@
 # check.sh [PLANFILE]: boot every line of a host test plan (default
 # tests/check.plan) and summarize. A plan line is
 #   NAME FLAVOUR GUEST_PLAN MEM_MIB TIMEOUT_S [VAR=VALUE...] [KERNEL CMDLINE...]
-# FLAVOUR names the kernel (build/obj-FLAVOUR); leading VAR=VALUE words
+# FLAVOUR names the kernel (build/BASE/obj-FLAVOUR); leading VAR=VALUE words
 # (upper-case names, e.g. HOTPLUG_MIB=1024) are settings for run-vm.sh, not
 # kernel parameters. ONLY="glob ..." picks boots; BOOT_FLAVOUR=NAME boots
 # them all on that flavour instead of the plan's.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # detect-accel.sh KERNEL IMAGE: print "kvm" or "tcg". ACCEL=kvm|tcg forces
-# one; ACCEL=auto (the default) probes KVM once with a short boot and caches
-# the answer in build/accel, since /dev/kvm can exist and still hang guests.
+# one; ACCEL=auto (the default) probes KVM once with a short boot and
+# caches the answer in build/BASE/accel, since /dev/kvm can exist and still
+# hang guests.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
