@@ -20,13 +20,6 @@
 
 #include "bench_util.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-#ifndef MFD_HUGE_SHIFT
-#define MFD_HUGE_SHIFT 26
-#endif
-
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
@@ -41,14 +34,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static void print_delta(const char *name, long before, long after)
-{
-	if (before < 0 || after < 0)
-		printf(",\"%s\":null", name);
-	else
-		printf(",\"%s\":%ld", name, after - before);
-}
-
 static int cmp_float(const void *a, const void *b)
 {
 	float x = *(const float *)a, y = *(const float *)b;
@@ -58,8 +43,9 @@ static int cmp_float(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	unsigned long kb = 0, shift;
-	long k = -1, maxit = 0, iters = 0, hit0, miss0, hit1, miss1;
+	unsigned long kb = 0;
+	long k = -1, maxit = 0, iters = 0;
+	struct prezero_count c0, c1;
 	int memfd = 0, opt;
 	double dur = 5, t0, t, sum = 0;
 	size_t nlat = 0, cap = 1 << 16, psz, len;
@@ -94,38 +80,24 @@ int main(int argc, char **argv)
 		fprintf(stderr, "no free %lu kB huge pages\n", kb);
 		return 1;
 	}
-	shift = __builtin_ctzl(kb) + 10;
 	psz = kb << 10;
 	len = psz * k;
 	lat = malloc(cap * sizeof(*lat));
 	if (!lat)
 		die("malloc");
 
-	hit0 = vmstat("htlb_prezero_hit");
-	miss0 = vmstat("htlb_prezero_miss");
+	c0 = read_prezero_count();
 	t0 = t = now_us();
 	while ((!maxit || iters < maxit) && t - t0 < dur * 1e6) {
 		int fd = -1;
 		char *p;
 
-		if (memfd) {
-			fd = memfd_create("churn_bench", MFD_CLOEXEC | MFD_HUGETLB |
-					  (shift << MFD_HUGE_SHIFT));
-			if (fd < 0)
-				die("memfd_create(MFD_HUGETLB)");
-			if (ftruncate(fd, len))
-				die("ftruncate");
-			p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		} else {
-			p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
-				 (shift << MAP_HUGE_SHIFT), -1, 0);
-		}
-		if (p == MAP_FAILED) {
-			fprintf(stderr, "mmap %ld x %lu kB: %s (free_hugepages=%ld)\n",
-				k, kb, strerror(errno), hp_attr(kb, "free_hugepages"));
-			return 1;
-		}
+		if (memfd)
+			p = map_hpages_memfd("churn_bench", kb, len, MAP_SHARED, &fd);
+		else
+			p = map_hpages_anon(kb, len, 0);
+		if (p == MAP_FAILED)
+			die_mmap(k, kb);
 		for (long i = 0; i < k; i++) {
 			double s = now_us(), d;
 
@@ -149,8 +121,7 @@ int main(int argc, char **argv)
 		iters++;
 		t = now_us();
 	}
-	hit1 = vmstat("htlb_prezero_hit");
-	miss1 = vmstat("htlb_prezero_miss");
+	c1 = read_prezero_count();
 
 	qsort(lat, nlat, sizeof(*lat), cmp_float);
 	printf("{\"bench\":\"churn\",\"size_kb\":%lu,\"pages\":%ld,\"type\":\"%s\","
@@ -159,8 +130,7 @@ int main(int argc, char **argv)
 	       "\"lat_max_us\":%.3f", kb, k, memfd ? "memfd" : "anon",
 	       (t - t0) / 1e6, iters, nlat, sum / nlat, lat[nlat / 2],
 	       lat[nlat * 99 / 100], lat[nlat - 1]);
-	print_delta("prezero_hit", hit0, hit1);
-	print_delta("prezero_miss", miss0, miss1);
+	print_prezero_delta(c0, c1);
 	printf("}\n");
 	free(lat);
 	return 0;

@@ -19,16 +19,6 @@
 
 #include "bench_util.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-#ifndef MFD_HUGE_SHIFT
-#define MFD_HUGE_SHIFT 26
-#endif
-
 static void __attribute__((noreturn)) usage(const char *prog)
 {
 	fprintf(stderr,
@@ -48,46 +38,9 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-/* Read one number from a file; -1 if it cannot be read. */
-/* /proc/vmstat counter, -1 if absent. */
-static void print_delta(const char *name, long before, long after)
-{
-	if (before < 0 || after < 0)
-		printf(",\"%s\":null", name);
-	else
-		printf(",\"%s\":%ld", name, after - before);
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Wait until all free pages are pre-zeroed; returns waited us or -1. */
-static double wait_zeroed(unsigned long kb, int timeout)
-{
-	double t0 = now_us();
-	long z, f;
-
-	if (hp_attr(kb, "zeroed_hugepages") < 0)
-		return -1;
-	for (;;) {
-		z = hp_attr(kb, "zeroed_hugepages");
-		f = hp_attr(kb, "free_hugepages");
-		if (z >= f || now_us() - t0 > timeout * 1e6)
-			break;
-		usleep(10000);
-	}
-	if (z < f)
-		fprintf(stderr, "warning: timeout: zeroed %ld < free %ld\n", z, f);
-	return now_us() - t0;
-}
-
 int main(int argc, char **argv)
 {
-	unsigned long kb = 0, shift;
+	unsigned long kb = 0;
 	long npages = -1;
 	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, perpage = 0, opt;
 	const char *mode = "touch", *type = "private";
@@ -126,12 +79,7 @@ int main(int argc, char **argv)
 	if (!kb)
 		kb = default_hpage_kb();
 	if (npages < 0)
-		npages = hp_attr(kb, "free_hugepages");
-	if (npages <= 0) {
-		fprintf(stderr, "no free %lu kB huge pages (free_hugepages=%ld)\n", kb, npages);
-		return 1;
-	}
-	shift = __builtin_ctzl(kb) + 10;
+		npages = free_hpages(kb);
 
 	size_t psz = kb << 10, len = psz * npages;
 
@@ -140,37 +88,25 @@ int main(int argc, char **argv)
 
 	for (int rep = 0; rep < reps; rep++) {
 		double wait = 0, t0, t1, t2;
-		long hit0, miss0, hit1, miss1;
+		struct prezero_count c0, c1;
 		int fd = -1;
 		char *p;
 
 		if (wsecs)
 			sleep(wsecs);
 		if (wzero)
-			wait = wait_zeroed(kb, timeout);
+			wait = wait_pool_zeroed(kb, timeout);
 
-		if (!strcmp(type, "private")) {
-			p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
-				 (shift << MAP_HUGE_SHIFT), -1, 0);
-		} else {
-			fd = memfd_create("fault_bench", MFD_CLOEXEC | MFD_HUGETLB |
-					  (shift << MFD_HUGE_SHIFT));
-			if (fd < 0)
-				die("memfd_create(MFD_HUGETLB)");
-			if (ftruncate(fd, len))
-				die("ftruncate");
-			p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-				 strcmp(type, "shared") ? MAP_PRIVATE : MAP_SHARED, fd, 0);
-		}
-		if (p == MAP_FAILED) {
-			fprintf(stderr, "mmap %ld x %lu kB: %s (free_hugepages=%ld)\n",
-				npages, kb, strerror(errno), hp_attr(kb, "free_hugepages"));
-			return 1;
-		}
+		if (!strcmp(type, "private"))
+			p = map_hpages_anon(kb, len, 0);
+		else if (!strcmp(type, "shared"))
+			p = map_hpages_memfd("fault_bench", kb, len, MAP_SHARED, &fd);
+		else
+			p = map_hpages_memfd("fault_bench", kb, len, MAP_PRIVATE, &fd);
+		if (p == MAP_FAILED)
+			die_mmap(npages, kb);
 
-		hit0 = vmstat("htlb_prezero_hit");
-		miss0 = vmstat("htlb_prezero_miss");
+		c0 = read_prezero_count();
 		t0 = now_us();
 		if (perpage) {
 			for (long i = 0; i < npages; i++) {
@@ -189,8 +125,7 @@ int main(int argc, char **argv)
 			die("madvise(MADV_POPULATE_WRITE)");
 		}
 		t1 = now_us();
-		hit1 = vmstat("htlb_prezero_hit");
-		miss1 = vmstat("htlb_prezero_miss");
+		c1 = read_prezero_count();
 
 		if (munmap(p, len))
 			die("munmap");
@@ -204,14 +139,13 @@ int main(int argc, char **argv)
 		       (t1 - t0) / npages, t2 - t1);
 		if (wzero)
 			printf(",\"wait_us\":%.0f", wait);	/* -1: no zeroed_hugepages */
-		print_delta("prezero_hit", hit0, hit1);
-		print_delta("prezero_miss", miss0, miss1);
+		print_prezero_delta(c0, c1);
 		if (perpage) {
 			printf(",\"lat_us\":[");
 			for (long i = 0; i < npages; i++)
 				printf("%s%.2f", i ? "," : "", lat[i]);
 			printf("]");
-			qsort(lat, npages, sizeof(*lat), cmp_dbl);
+			qsort(lat, npages, sizeof(*lat), cmp_double);
 			printf(",\"lat_min_us\":%.2f,\"lat_median_us\":%.2f,"
 			       "\"lat_p99_us\":%.2f,\"lat_max_us\":%.2f", lat[0],
 			       lat[npages / 2], lat[(npages * 99) / 100], lat[npages - 1]);

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
+
 #define MAXSAMPLES 4096
 
 static volatile uint64_t sink;
@@ -38,31 +40,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		"  -b  buffer size for mem/memseq, K/M/G suffix (default 64M)\n",
 		prog);
 	exit(1);
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	return *end ? 0 : v;
 }
 
 static uint64_t xorshift(uint64_t *s)
@@ -209,13 +186,13 @@ int main(int argc, char **argv)
 		usage(argv[0]);
 	}
 
-	t0 = tl = now_s();
+	t0 = tl = now_us() / 1e6;
 	do {
 		uint64_t n = chunk();
 
 		total += n;
 		since += n;
-		t = now_s();
+		t = now_us() / 1e6;
 		if (t - tl >= ival) {
 			if (ns < MAXSAMPLES)
 				samples[ns++] = since / (t - tl);

@@ -19,12 +19,6 @@
 
 #include "bench_util.h"
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
-#ifndef MFD_HUGE_SHIFT
-#define MFD_HUGE_SHIFT 26
-#endif
 #define MAXT 256
 
 struct share {
@@ -52,50 +46,6 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
-	return *end ? 0 : v;
-}
-
-static void print_delta(const char *name, long before, long after)
-{
-	if (before < 0 || after < 0)
-		printf(",\"%s\":null", name);
-	else
-		printf(",\"%s\":%ld", name, after - before);
-}
-
-static double wait_zeroed(unsigned long kb, int timeout)
-{
-	double t0 = now_us();
-	long z, f;
-
-	if (hp_attr(kb, "zeroed_hugepages") < 0)
-		return -1;
-	for (;;) {
-		z = hp_attr(kb, "zeroed_hugepages");
-		f = hp_attr(kb, "free_hugepages");
-		if (z >= f || now_us() - t0 > timeout * 1e6)
-			break;
-		usleep(10000);
-	}
-	if (z < f)
-		fprintf(stderr, "warning: timeout: zeroed %ld < free %ld\n", z, f);
-	return now_us() - t0;
-}
-
 static void *worker(void *arg)
 {
 	struct share *s = arg;
@@ -112,7 +62,7 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-	unsigned long kb = 0, shift;
+	unsigned long kb = 0;
 	size_t size = 0, psz, npages;
 	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, populate = 0, opt;
 	int threads[16] = { 1, 2, 4 }, nthr = 3;
@@ -159,16 +109,8 @@ int main(int argc, char **argv)
 	if (!kb)
 		kb = default_hpage_kb();
 	psz = kb << 10;
-	shift = __builtin_ctzl(kb) + 10;
-	if (!size) {
-		long f = hp_attr(kb, "free_hugepages");
-
-		if (f <= 0) {
-			fprintf(stderr, "no free %lu kB huge pages (free_hugepages=%ld)\n", kb, f);
-			return 1;
-		}
-		size = f * psz;
-	}
+	if (!size)
+		size = free_hpages(kb) * psz;
 	if (size % psz) {
 		fprintf(stderr, "size %zu is not a multiple of the huge page size %zu\n", size, psz);
 		return 1;
@@ -179,7 +121,7 @@ int main(int argc, char **argv)
 		int t = threads[ti];
 
 		for (int rep = 0; rep < reps; rep++) {
-			long hit0, miss0, hit1, miss1;
+			struct prezero_count c0, c1;
 			double wait = 0, t0, t1;
 			size_t start = 0;
 			char *p;
@@ -188,22 +130,12 @@ int main(int argc, char **argv)
 			if (wsecs)
 				sleep(wsecs);
 			if (wzero)
-				wait = wait_zeroed(kb, timeout);
-			fd = memfd_create("prealloc_bench", MFD_CLOEXEC | MFD_HUGETLB |
-					  (shift << MFD_HUGE_SHIFT));
-			if (fd < 0)
-				die("memfd_create(MFD_HUGETLB)");
-			if (ftruncate(fd, size))
-				die("ftruncate");
-			p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-			if (p == MAP_FAILED) {
-				fprintf(stderr, "mmap %zu x %lu kB: %s (free_hugepages=%ld)\n",
-					npages, kb, strerror(errno), hp_attr(kb, "free_hugepages"));
-				return 1;
-			}
+				wait = wait_pool_zeroed(kb, timeout);
+			p = map_hpages_memfd("prealloc_bench", kb, size, MAP_SHARED, &fd);
+			if (p == MAP_FAILED)
+				die_mmap(npages, kb);
 
-			hit0 = vmstat("htlb_prezero_hit");
-			miss0 = vmstat("htlb_prezero_miss");
+			c0 = read_prezero_count();
 			t0 = now_us();
 			for (int i = 0; i < t; i++) {
 				/* contiguous shares, remainder spread over the first ones */
@@ -224,8 +156,7 @@ int main(int argc, char **argv)
 				}
 			}
 			t1 = now_us();
-			hit1 = vmstat("htlb_prezero_hit");
-			miss1 = vmstat("htlb_prezero_miss");
+			c1 = read_prezero_count();
 			if (munmap(p, size))
 				die("munmap");
 			close(fd);
@@ -237,8 +168,7 @@ int main(int argc, char **argv)
 			       size / ((t1 - t0) * 1e3));
 			if (wzero)
 				printf(",\"wait_us\":%.0f", wait);
-			print_delta("prezero_hit", hit0, hit1);
-			print_delta("prezero_miss", miss0, miss1);
+			print_prezero_delta(c0, c1);
 			printf("}\n");
 			fflush(stdout);
 		}

@@ -44,10 +44,6 @@
 
 #include "bench_util.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
-
 #define MAX_BUSY 256
 #define MAX_WORKERS 256
 
@@ -117,16 +113,6 @@ static int wait_zeroed(void)
 	return -1;
 }
 
-static void pin(int c)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(c, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		die("sched_setaffinity");
-}
-
 /* The @i-th CPU of the node other than the bench's own, or -1. */
 static int node_cpu(int i)
 {
@@ -161,10 +147,7 @@ static int node_cpu(int i)
 /* @n pages of the size, with mmap() flags @flags besides the usual ones. */
 static char *map_pages_flags(long n, int flags)
 {
-	int shift = kb == 2048 ? 21 : 30;
-	char *p = mmap(NULL, n * kb * 1024, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | flags |
-		       (shift << MAP_HUGE_SHIFT), -1, 0);
+	char *p = map_hpages_anon(kb, n * kb * 1024, flags);
 
 	if (p == MAP_FAILED)
 		die("mmap");
@@ -194,13 +177,6 @@ static void free_dirty(long n)
 	}
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		exit(1);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 #define TRACING "/sys/kernel/tracing"
@@ -513,7 +489,7 @@ int main(int argc, char **argv)
 	    (refill_only && dirty < 1) || (refill_only && only_free_mode) ||
 	    (no_wait && !only_free_mode))
 		usage(argv[0]);
-	pin(cpu);
+	pin_cpu(cpu);
 	/* The sysctl started or stopped them before this program ran. */
 	find_workers();
 	{
@@ -541,7 +517,7 @@ int main(int argc, char **argv)
 		if (kids[i] < 0)
 			die("fork");
 		if (!kids[i]) {
-			pin(c);
+			pin_cpu(c);
 			for (;;)
 				;
 		}

@@ -20,9 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef MADV_POPULATE_WRITE
-#define MADV_POPULATE_WRITE 23
-#endif
+#include "bench_util.h"
 
 #define SZ_4K	4096UL
 #define SZ_2M	(2UL << 20)
@@ -148,20 +146,12 @@ static void __attribute__((noreturn)) usage(const char *prog)
 	exit(1);
 }
 
-static size_t parse_size(const char *s)
+/* parse_size(), also with a B after the suffix ("2MB"). */
+static size_t parse_size_b(const char *s)
 {
 	char *end;
-	unsigned long long v;
+	size_t v = parse_size_end(s, &end);
 
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || end == s)
-		return 0;
-	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
-	}
 	if (*end == 'B' || *end == 'b')
 		end++;
 	return *end ? 0 : v;
@@ -196,7 +186,7 @@ static int select_prims(char *list)
 static int select_pieces(char *list)
 {
 	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
-		size_t v = parse_size(tok), j;
+		size_t v = parse_size_b(tok), j;
 
 		for (j = 0; j < NPIECES && pieces[j] != v; j++)
 			;
@@ -218,21 +208,6 @@ static const char *fmt_size(size_t n)
 	else
 		snprintf(b, sizeof(b), "%zuK", n >> 10);
 	return b;
-}
-
-static double now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
 }
 
 /* AnonHugePages of this process in kB (THP-backed part of the buffer). */
@@ -284,13 +259,12 @@ int main(int argc, char **argv)
 	long thp;
 	const char *kind;
 	double t[MAXREPS], med;
-	cpu_set_t set;
 	char *buf;
 
 	while ((opt = getopt(argc, argv, "s:r:p:c:jh")) != -1) {
 		switch (opt) {
 		case 's':
-			size = parse_size(optarg);
+			size = parse_size_b(optarg);
 			if (!size || size % SZ_2M) {
 				fprintf(stderr, "bad size '%s' (must be a multiple of 2M)\n", optarg);
 				return 1;
@@ -332,12 +306,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "sched_getcpu: %s\n", strerror(errno));
 		return 1;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "sched_setaffinity: %s\n", strerror(errno));
-		return 1;
-	}
+	pin_cpu(cpu);
 
 	__builtin_cpu_init();
 	prims[4].avail = __builtin_cpu_supports("avx2");
@@ -367,14 +336,15 @@ int main(int argc, char **argv)
 			if (piece > size || !piece_on[j])
 				continue;
 			for (int r = -1; r < reps; r++) {	/* r = -1: warm-up */
-				double t0 = now_ns();
+				double t0 = now_us();
 
 				for (size_t off = 0; off + piece <= size; off += piece)
 					prims[i].fn(buf + off, piece);
 				if (r >= 0)
-					t[r] = (double)(size / piece * piece) / (now_ns() - t0);
+					t[r] = (double)(size / piece * piece) /
+					       ((now_us() - t0) * 1e3);
 			}
-			qsort(t, reps, sizeof(t[0]), cmp_dbl);
+			qsort(t, reps, sizeof(t[0]), cmp_double);
 			med = (t[(reps - 1) / 2] + t[reps / 2]) / 2;
 			if (json)
 				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":true,"

@@ -39,30 +39,14 @@
 
 #include "kselftest_harness.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT		26
-#endif
-#ifndef MFD_HUGE_SHIFT
-#define MFD_HUGE_SHIFT		26
-#endif
-#ifndef SHM_HUGE_SHIFT
-#define SHM_HUGE_SHIFT		26
-#endif
+#include "prezero_test_util.h"
 
-#define HP_SYSFS		"/sys/kernel/mm/hugepages"
-#define NODE_SYSFS		"/sys/devices/system/node"
 #define SHMMAX_PATH		"/proc/sys/kernel/shmmax"
 #define SHMALL_PATH		"/proc/sys/kernel/shmall"
 #define SHM_BIG			"18446744073692774399"
 
-#define MAX_NODES		64
-#define PATH_LEN		256
-#define VAL_LEN			64
-
-/* Poll interval, and assumed worst case zeroing rate of the guest */
+/* Poll interval of the waits */
 #define POLL_US			50000
-#define MIN_ZERO_RATE		(100UL * 1000 * 1000)
-#define SLACK_S			30
 
 /* Free pages wanted in a small page pool; grown by the test if needed */
 #define MIN_FREE_SMALL		32UL
@@ -83,27 +67,6 @@
 #define CONC_WRITERS		4
 #define CONC_SECS		2.0
 
-/* Hugepagesize of /proc/meminfo, in bytes, or 0. */
-static unsigned long default_huge_page_size(void)
-{
-	unsigned long kb = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb << 10;
-}
-
-static size_t psize(void)
-{
-	return getpagesize();
-}
-
 static unsigned long opt_iters = 50;
 
 struct hp_node {
@@ -120,14 +83,6 @@ struct pz_stats {
 	long long miss;
 	long long steal;
 };
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static unsigned long min_ul(unsigned long a, unsigned long b)
 {
@@ -157,43 +112,6 @@ static const char *esc(const char *s)
 	return buf;
 }
 
-static int read_path(const char *path, char *buf, size_t len)
-{
-	ssize_t ret;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	ret = read(fd, buf, len - 1);
-	if (ret < 0)
-		ret = -errno;
-	else
-		buf[ret] = '\0';
-	close(fd);
-	return ret;
-}
-
-/* Returns 0 when all of @len bytes were written, else -errno. */
-static int write_path(const char *path, const char *buf, size_t len)
-{
-	ssize_t ret;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, buf, len);
-	if (ret < 0)
-		ret = -errno;
-	else if ((size_t)ret != len)
-		ret = -EIO;
-	else
-		ret = 0;
-	close(fd);
-	return ret;
-}
-
 static int dir_read(const char *dir, const char *name, char *buf, size_t len)
 {
 	char path[2 * PATH_LEN];
@@ -208,7 +126,7 @@ static int dir_write_buf(const char *dir, const char *name, const char *buf,
 	char path[2 * PATH_LEN];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return write_path(path, buf, len);
+	return write_path_len(path, buf, len);
 }
 
 /* One write(2) of @len bytes: what it returned (maybe short), or -errno. */
@@ -216,18 +134,9 @@ static ssize_t dir_write_once(const char *dir, const char *name,
 			      const char *buf, size_t len)
 {
 	char path[2 * PATH_LEN];
-	ssize_t ret;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, buf, len);
-	if (ret < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return write_path_once(path, buf, len);
 }
 
 static int dir_write(const char *dir, const char *name, const char *s)
@@ -260,17 +169,9 @@ static int parse_ulong(const char *s, unsigned long *val)
 /* HugePages_Free of /proc/meminfo (the default size), or 0. */
 static unsigned long meminfo_free_hugepages(void)
 {
-	unsigned long val = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
+	long val = meminfo_read("HugePages_Free");
 
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "HugePages_Free: %lu", &val) == 1)
-			break;
-	fclose(f);
-	return val;
+	return val > 0 ? val : 0;
 }
 
 static int dir_read_ulong(const char *dir, const char *name,
@@ -309,28 +210,6 @@ static int dir_read_reserve(const char *dir, bool *max, unsigned long *count)
 	if (ret < 0)
 		return ret;
 	return parse_reserve(buf, max, count);
-}
-
-/* Read one /proc/vmstat event; -1 if it does not exist. */
-static long long vmstat_read(const char *name)
-{
-	size_t nlen = strlen(name), linelen = 0;
-	long long val = -1;
-	char *line = NULL;
-	FILE *f;
-
-	f = fopen("/proc/vmstat", "r");
-	if (!f)
-		return -1;
-	while (getline(&line, &linelen, f) > 0) {
-		if (!strncmp(line, name, nlen) && line[nlen] == ' ') {
-			val = strtoll(line + nlen + 1, NULL, 10);
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return val;
 }
 
 static int read_stats(struct pz_stats *s)
@@ -384,31 +263,6 @@ static bool check_zero(struct __test_metadata *_metadata, const char *what,
 	return false;
 }
 
-/* Parse a node list such as "0-1,3". */
-static void parse_node_list(const char *s, bool *set, int max)
-{
-	char *end;
-	long a, b, i;
-
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s)
-			return;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			s = end;
-		}
-		for (i = a; i <= b && i < max; i++)
-			if (i >= 0)
-				set[i] = true;
-		if (*s != ',')
-			return;
-		s++;
-	}
-}
-
 FIXTURE(prezero)
 {
 	unsigned long size;
@@ -448,6 +302,12 @@ FIXTURE_VARIANT_ADD(prezero, 1G)
 {
 	.size_kb = 1048576,
 };
+
+/* The directory of node index @node's files, the global one if @node < 0 */
+static const char *node_dir(FIXTURE_DATA(prezero) *self, int node)
+{
+	return node < 0 ? self->gdir : self->nodes[node].dir;
+}
 
 /* Find the per-node directories of this size, sorted by node id. */
 static int find_nodes(FIXTURE_DATA(prezero) *self)
@@ -969,10 +829,8 @@ FIXTURE_TEARDOWN_PARENT(prezero)
 			munmap(self->ballast, self->ballast_len);
 	}
 	if (self->restore_shm) {
-		write_path(SHMMAX_PATH, self->orig_shmmax,
-			   strlen(self->orig_shmmax));
-		write_path(SHMALL_PATH, self->orig_shmall,
-			   strlen(self->orig_shmall));
+		write_path(SHMMAX_PATH, self->orig_shmmax);
+		write_path(SHMALL_PATH, self->orig_shmall);
 	}
 	if (self->restore_pool)
 		restore_pool(_metadata, self);
@@ -1144,7 +1002,7 @@ static void check_long_writes(struct __test_metadata *_metadata,
 			      const char *label)
 {
 	static const char * const bases[] = { "7", "max" };
-	const char *dir = node < 0 ? self->gdir : self->nodes[node].dir;
+	const char *dir = node_dir(self, node);
 	struct reserve_set before, after;
 	size_t page = psize(), len = 0;
 	const struct long_write *lw;
@@ -1204,7 +1062,7 @@ static void check_write_forms(struct __test_metadata *_metadata,
 			      const char *label)
 {
 	static const char * const bases[] = { "7", "max" };
-	const char *dir = node < 0 ? self->gdir : self->nodes[node].dir;
+	const char *dir = node_dir(self, node);
 	struct reserve_set before, after;
 	char buf[VAL_LEN], exp[VAL_LEN];
 	unsigned long nr;
@@ -1754,8 +1612,8 @@ static void conc_writer(FIXTURE_DATA(prezero) *self, int w, double end,
 	for (k = 0; now() < end; k++) {
 		f = (int)((k + w) % files) - 1;
 		v = (k * (w + 1) + w) % ARRAY_SIZE(conc_values);
-		ret = dir_write(f < 0 ? self->gdir : self->nodes[f].dir,
-				"zeroed_reserve", conc_values[v]);
+		ret = dir_write(node_dir(self, f), "zeroed_reserve",
+				conc_values[v]);
 		st->writes++;
 		if (ret && !st->failed++) {
 			st->err = -ret;
@@ -1781,8 +1639,8 @@ static bool conc_read(struct __test_metadata *_metadata,
 
 	for (i = -1; i < self->nr_nodes; i++) {
 		lim = i < 0 ? gmax : cmax;
-		ret = dir_read(i < 0 ? self->gdir : self->nodes[i].dir,
-			       "zeroed_reserve", buf, sizeof(buf));
+		ret = dir_read(node_dir(self, i), "zeroed_reserve", buf,
+			       sizeof(buf));
 		if (ret < 0) {
 			TH_LOG("%s: reading zeroed_reserve while writers run: %s",
 			       file_label(self, i, label, sizeof(label)),
@@ -2108,8 +1966,8 @@ static int shm_get(struct __test_metadata *_metadata,
 		    read_path(SHMALL_PATH, self->orig_shmall,
 			      sizeof(self->orig_shmall)) > 0) {
 			self->restore_shm = true;
-			write_path(SHMMAX_PATH, SHM_BIG, strlen(SHM_BIG));
-			write_path(SHMALL_PATH, SHM_BIG, strlen(SHM_BIG));
+			write_path(SHMMAX_PATH, SHM_BIG);
+			write_path(SHMALL_PATH, SHM_BIG);
 			id = shmget(IPC_PRIVATE, len, flags);
 		}
 	}

@@ -45,15 +45,8 @@
 
 #include "kselftest.h"
 
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT		26
-#endif
-#ifndef MFD_HUGE_SHIFT
-#define MFD_HUGE_SHIFT		26
-#endif
-#ifndef SHM_HUGE_SHIFT
-#define SHM_HUGE_SHIFT		26
-#endif
+#include "prezero_test_util.h"
+
 #ifndef MFD_HUGETLB
 #define MFD_HUGETLB		0x0004U
 #endif
@@ -73,15 +66,10 @@
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
 
-#define HP_SYSFS		"/sys/kernel/mm/hugepages"
-#define NODE_SYSFS		"/sys/devices/system/node"
 #define SOFT_OFFLINE_PATH	"/sys/devices/system/memory/soft_offline_page"
 
-#define MAX_NODES		64
 #define MAX_SIZES		4
 #define MAX_WORKERS		64
-#define PATH_LEN		256
-#define VAL_LEN			64
 
 #define SZ_2M			(2UL * 1024 * 1024)
 #define SZ_1G			(1024UL * 1024 * 1024)
@@ -94,8 +82,6 @@
 #define MAX_HWPOISON		2
 #define PROGRESS_S		10
 #define STOP_GRACE_S		120
-#define MIN_ZERO_RATE		(100UL * 1000 * 1000)	/* bytes/s */
-#define SLACK_S			30
 
 /* Pattern word: magic, writer id, iteration, page index */
 #define PAT_MAGIC		0xa5ULL
@@ -108,27 +94,6 @@
 #define CHILD_CORRUPT		3
 
 enum mode { M_ANON, M_MEMFD, M_PUNCH, M_SHM, M_COW, M_DONTNEED, M_MREMAP, NR_MODES };
-
-/* Hugepagesize of /proc/meminfo, in bytes, or 0. */
-static unsigned long default_huge_page_size(void)
-{
-	unsigned long kb = 0;
-	char line[128];
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Hugepagesize: %lu kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb << 10;
-}
-
-static size_t psize(void)
-{
-	return getpagesize();
-}
 
 static unsigned int pshift(void)
 {
@@ -241,14 +206,6 @@ static unsigned long offline_done;
 static __thread sigjmp_buf bus_jmp;
 static __thread int bus_armed;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static uint64_t rnd_next(uint64_t *s)
 {
 	uint64_t x = *s;
@@ -279,41 +236,6 @@ static void ctx_init(struct ctx *c, unsigned int id, unsigned long hsize,
 }
 
 /* sysfs helpers */
-
-static int read_path(const char *path, char *buf, size_t len)
-{
-	ssize_t ret;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	ret = read(fd, buf, len - 1);
-	if (ret < 0)
-		ret = -errno;
-	else
-		buf[ret] = '\0';
-	close(fd);
-	return ret;
-}
-
-static int write_path(const char *path, const char *buf)
-{
-	size_t len = strlen(buf);
-	ssize_t ret;
-	int fd;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, buf, len);
-	if (ret < 0)
-		ret = -errno;
-	else
-		ret = (size_t)ret == len ? 0 : -EIO;
-	close(fd);
-	return ret;
-}
 
 /* A file of size @h, globally (@node < 0) or of node index @node */
 static void hs_path(char *buf, size_t len, const struct hsize *h, int node,
@@ -375,33 +297,6 @@ static const char *chomp(char *s)
 	return s;
 }
 
-/* The number after "@name@sep" in @file, -1 if there is none */
-static long long read_field(const char *file, const char *name, char sep)
-{
-	size_t nlen = strlen(name), linelen = 0;
-	long long val = -1;
-	char *line = NULL;
-	FILE *f;
-
-	f = fopen(file, "r");
-	if (!f)
-		return -1;
-	while (getline(&line, &linelen, f) > 0) {
-		if (!strncmp(line, name, nlen) && line[nlen] == sep) {
-			val = strtoll(line + nlen + 1, NULL, 10);
-			break;
-		}
-	}
-	free(line);
-	fclose(f);
-	return val;
-}
-
-static long meminfo_read(const char *name)
-{
-	return read_field("/proc/meminfo", name, ':');
-}
-
 static const char * const vm_events[4] = {
 	"htlb_prezero_zeroed", "htlb_prezero_hit", "htlb_prezero_miss",
 	"htlb_prezero_steal",
@@ -412,33 +307,10 @@ static void read_events(long long *v)
 	int i;
 
 	for (i = 0; i < 4; i++)
-		v[i] = read_field("/proc/vmstat", vm_events[i], ' ');
+		v[i] = vmstat_read(vm_events[i]);
 }
 
 /* Discovery, saving and restoring */
-
-static void parse_node_list(const char *s, bool *set)
-{
-	char *end;
-	long a, b, i;
-
-	while (*s) {
-		a = strtol(s, &end, 10);
-		if (end == s)
-			return;
-		b = a;
-		s = end;
-		if (*s == '-') {
-			b = strtol(s + 1, &end, 10);
-			s = end;
-		}
-		for (i = a; i <= b && i < MAX_NODES; i++)
-			if (i >= 0)
-				set[i] = true;
-		if (*s++ != ',')
-			return;
-	}
-}
 
 static int cmp_int(const void *a, const void *b)
 {
@@ -482,7 +354,7 @@ static void discover(void)
 
 	mem_known = read_path(NODE_SYSFS "/has_memory", buf, sizeof(buf)) > 0;
 	if (mem_known)
-		parse_node_list(buf, has_mem);
+		parse_node_list(buf, has_mem, MAX_NODES);
 	dir = opendir(NODE_SYSFS);
 	while (dir && (de = readdir(dir)) && nr_nodes < MAX_NODES) {
 		if (sscanf(de->d_name, "node%d", &nid) != 1 || nid < 0 ||
@@ -812,10 +684,36 @@ static char *map_anon(struct ctx *c, unsigned long k)
 		    c->hshift << MAP_HUGE_SHIFT, -1, 0);
 }
 
-static int memfd_huge(struct ctx *c)
+/*
+ * A MAP_SHARED mapping of a new hugetlb memfd of @len bytes, its fd in *@fd,
+ * allocated in full by fallocate() first if @alloc; NULL if a step failed
+ * (the error counted, the memfd closed).
+ */
+static char *map_memfd(struct ctx *c, size_t len, bool alloc, int *fd)
 {
-	return memfd_create("hugetlb_prezero_stress", MFD_CLOEXEC |
-			    MFD_HUGETLB | c->hshift << MFD_HUGE_SHIFT);
+	char *p;
+
+	*fd = memfd_create("hugetlb_prezero_stress", MFD_CLOEXEC |
+			   MFD_HUGETLB | c->hshift << MFD_HUGE_SHIFT);
+	if (*fd < 0) {
+		sys_err(c, "memfd_create(MFD_HUGETLB)");
+		return NULL;
+	}
+	if (ftruncate(*fd, len)) {
+		sys_err(c, "ftruncate");
+		goto out;
+	}
+	if (alloc && fallocate(*fd, 0, 0, len)) {
+		sys_err(c, "fallocate");
+		goto out;
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p != MAP_FAILED)
+		return p;
+	sys_err(c, "mmap(memfd)");
+out:
+	close(*fd);
+	return NULL;
 }
 
 /* Worker modes, each on @k huge pages */
@@ -839,20 +737,9 @@ static void mode_memfd(struct ctx *c, unsigned long k)
 	char *p, *q;
 	int fd;
 
-	fd = memfd_huge(c);
-	if (fd < 0) {
-		sys_err(c, "memfd_create(MFD_HUGETLB)");
+	p = map_memfd(c, len, false, &fd);
+	if (!p)
 		return;
-	}
-	if (ftruncate(fd, len)) {
-		sys_err(c, "ftruncate");
-		goto out;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		sys_err(c, "mmap(memfd)");
-		goto out;
-	}
 	n = new_pages(c, p, 0, k, mode_name[M_MEMFD]);
 	/* a second mapping of the file sees what the first one wrote */
 	q = mmap(NULL, n * c->hsize, PROT_READ, MAP_SHARED, fd, 0);
@@ -865,7 +752,6 @@ static void mode_memfd(struct ctx *c, unsigned long k)
 	munmap(p, len);
 	if (rnd_below(c, 2) && ftruncate(fd, 0))
 		sys_err(c, "ftruncate(0)");
-out:
 	close(fd);
 }
 
@@ -876,24 +762,9 @@ static void mode_punch(struct ctx *c, unsigned long k)
 	char *p;
 	int fd;
 
-	fd = memfd_huge(c);
-	if (fd < 0) {
-		sys_err(c, "memfd_create(MFD_HUGETLB)");
+	p = map_memfd(c, len, true, &fd);
+	if (!p)
 		return;
-	}
-	if (ftruncate(fd, len)) {
-		sys_err(c, "ftruncate");
-		goto out;
-	}
-	if (fallocate(fd, 0, 0, len)) {
-		sys_err(c, "fallocate");
-		goto out;
-	}
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (p == MAP_FAILED) {
-		sys_err(c, "mmap(memfd)");
-		goto out;
-	}
 	/* pages allocated by fallocate, never written: zero too */
 	if (new_pages(c, p, 0, k, "fallocate") < k)
 		goto unmap;
@@ -913,7 +784,6 @@ static void mode_punch(struct ctx *c, unsigned long k)
 				      hs, pattern(c->id, iter, i));
 unmap:
 	munmap(p, len);
-out:
 	close(fd);
 }
 
