@@ -9,11 +9,12 @@ sz=$1
 count=$2
 d=/sys/kernel/mm/hugepages/hugepages-${sz}kB
 dir=$(dirname "$0")
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 want=$((count * sz))
 # A little CMA memory may come and go with other movable allocations.
 slack=16384
 cma() { awk -v f="Cma$1:" '$1 == f { print $2 }' /proc/meminfo; }
-ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
 fail() { echo "# $*"; exit 1; }
 # set_pool N: set the pool size, check it got there.
 set_pool() {
@@ -74,11 +75,11 @@ set_pool 0
 cma_back
 
 # Shrink while the pages are being zeroed: each is taken back from the thread.
-steal=$(ev htlb_prezero_steal)
+steal=$(vmstat_get htlb_prezero_steal)
 grow
 echo "# zeroed $(cat "$d/zeroed_hugepages") of $(cat "$d/free_hugepages") when shrinking"
 set_pool 0
-echo "# $(( $(ev htlb_prezero_steal) - steal )) pages taken from the threads"
+echo "# $(( $(vmstat_get htlb_prezero_steal) - steal )) pages taken from the threads"
 cma_back
 "$dir/check-pool.sh" || exit 1
 

@@ -4,6 +4,8 @@
 # hugetlb counters are consistent for every size and node: nothing reserved,
 # nothing surplus but pages held by memory failure, zeroed_hugepages never
 # above free_hugepages, the node sums equal to the global values.
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 rc=0
 # Memory failure keeps an in-use huge page one of whose raw pages it
 # poisoned (hugetlb-read-hwpoison leaves one): it stays in the pool, in use,
@@ -13,16 +15,8 @@ hwc=$(awk '/^HardwareCorrupted:/ { print $2 }' /proc/meminfo)
 allow=$(( ${hwc:-0} / 4 ))
 if [ "$1" = wait ]; then
 	d=/sys/kernel/mm/hugepages/hugepages-$2kB
-	i=0
-	while [ "$(cat "$d/zeroed_hugepages")" != "$(cat "$d/free_hugepages")" ]; do
-		i=$((i + 1))
-		if [ "$i" -gt 600 ]; then
-			echo "# $d: zeroed $(cat "$d/zeroed_hugepages") of $(cat "$d/free_hugepages") after 600 s"
-			exit 1
-		fi
-		sleep 1
-	done
-	echo "# $d: all $(cat "$d/free_hugepages") free pages zeroed after ${i}s"
+	wait_zeroed "$d" free 600 || exit 1
+	echo "# $d: all $(cat "$d/free_hugepages") free pages zeroed after ${waited}s"
 	for n in /sys/devices/system/node/node*/hugepages/hugepages-"$2"kB; do
 		echo "# $n: free $(cat "$n/free_hugepages") zeroed $(cat "$n/zeroed_hugepages")"
 		[ "$(cat "$n/free_hugepages")" = "$(cat "$n/zeroed_hugepages")" ] || rc=1

@@ -4,10 +4,11 @@
 # them is max; nodes without memory are left out), and writing back what
 # any of the files reads changes none of them.
 g=/sys/kernel/mm/hugepages/hugepages-$1kB/zeroed_reserve
-mem=$(sed 's/,/ /g' /sys/devices/system/node/has_memory)
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 nodes=
-for r in $mem; do
-	case $r in *-*) nodes="$nodes $(seq "${r%-*}" "${r#*-}")" ;; *) nodes="$nodes $r" ;; esac
+for n in $(mem_nodes); do
+	nodes="$nodes $n"
 done
 state() {
 	cat "$g"

@@ -6,16 +6,15 @@
 # COUNT zeroed pages are free.
 sz=$1
 count=$2
-mnt=/mnt/huge-${sz}kB
-mkdir -p "$mnt"
-grep -q " $mnt hugetlbfs " /proc/mounts || mount -t hugetlbfs -o "pagesize=${sz}K" none "$mnt" || exit 1
-ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+mnt=$(hugetlbfs_mount "$sz") || exit 1
 f=$mnt/readback
-hit=$(ev htlb_prezero_hit)
-miss=$(ev htlb_prezero_miss)
+hit=$(vmstat_get htlb_prezero_hit)
+miss=$(vmstat_get htlb_prezero_miss)
 fallocate -l $((count * sz * 1024)) "$f" || { rm -f "$f"; exit 1; }
-hit=$(( $(ev htlb_prezero_hit) - hit ))
-miss=$(( $(ev htlb_prezero_miss) - miss ))
+hit=$(( $(vmstat_get htlb_prezero_hit) - hit ))
+miss=$(( $(vmstat_get htlb_prezero_miss) - miss ))
 nonzero=$(tr -d '\000' < "$f" | wc -c)
 size=$(wc -c < "$f")
 rm -f "$f"

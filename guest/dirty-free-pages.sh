@@ -5,9 +5,9 @@
 sz=$1
 d=/sys/kernel/mm/hugepages/hugepages-${sz}kB
 count=${2:-$(cat "$d/free_hugepages")}
-mnt=/mnt/huge-${sz}kB
-mkdir -p "$mnt"
-grep -q " $mnt hugetlbfs " /proc/mounts || mount -t hugetlbfs -o "pagesize=${sz}K" none "$mnt" || exit 1
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+mnt=$(hugetlbfs_mount "$sz") || exit 1
 [ "$count" -gt 0 ] || { echo "# no free ${sz}kB pages to dirty"; exit 0; }
 # write_to_hugetlbfs takes the size as an int: files of at most 1 GiB,
 # all kept until the last is written, so that every page is taken.

@@ -6,6 +6,8 @@
 # dirty, is expected); "stop" ends it; "check" fails unless some writes
 # zeroed pages.
 state=/tmp/fill-loop
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 fail() { echo "# $*"; exit 1; }
 
 case $1 in
@@ -16,25 +18,16 @@ start)
 	mkdir -p "$state"
 	cat "$f" > "$state/filled0"
 	echo "$f" > "$state/file"
-	(
-		while [ ! -e "$state/stop" ]; do
-			echo 4 > "$f" 2>/dev/null
-			sleep 0.05
-		done
-		touch "$state/stopped"
-	) < /dev/null > /dev/null 2>&1 &
-	echo "$!" > "$state/pid"
+	fill() {
+		echo 4 > "$f" 2>/dev/null
+		sleep 0.05
+	}
+	bg_start "$state" fill
 	echo "# fill-loop: writing $f in the background (pid $!)"
 	;;
 stop)
 	[ -f "$state/pid" ] || fail "fill-loop.sh start was not run"
-	touch "$state/stop"
-	i=0
-	while [ ! -e "$state/stopped" ] && [ "$i" -lt 100 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -e "$state/stopped" ] || kill "$(cat "$state/pid")" 2>/dev/null
+	bg_stop "$state" 10 0.1 || kill "$(cat "$state/pid")" 2>/dev/null
 	cat "$(cat "$state/file")" > "$state/filled1"
 	echo "# fill-loop: $(( $(cat "$state/filled1") - $(cat "$state/filled0") )) pages zeroed by the writer"
 	;;

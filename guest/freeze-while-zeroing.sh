@@ -8,16 +8,17 @@
 # many pages were zeroed when the suspend began.
 d=/sys/kernel/mm/hugepages/hugepages-2048kB
 dir=$(dirname "$0")
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 echo 0 > "$d/zeroed_reserve" || exit 1
 "$dir/dirty-free-pages.sh" 2048 || exit 1
 read -r free < "$d/free_hugepages"
 want=$((free * $2 / 4))
 echo "$1" > /sys/power/pm_test || exit 1
 echo max > "$d/zeroed_reserve" || exit 1
-# read, not cat: no fork between two looks at the counter.
-while read -r zeroed < "$d/zeroed_hugepages" && [ "$zeroed" -lt "$want" ]; do
-	:
-done
+# No pause and no fork between two looks at the counter.
+wait_zeroed "$d" "$want" 0 0 || exit 1
+zeroed=$zeroed_seen
 start=$(date +%s)
 rc=0
 echo freeze > /sys/power/state || rc=1

@@ -1,17 +1,20 @@
 #!/bin/sh
 # libvirt-prealloc.sh SIZE_KB PAGES file|memfd [NODE]: start a VM through
 # libvirt (virsh and its embedded QEMU driver, no daemon) from the domain
-# XML of the README's operator guide: PAGES huge pages of SIZE_KB as guest
-# RAM, <memoryBacking> with <hugepages>, <source type='memfd'/> for memfd,
-# and <allocation mode='immediate' threads='2'/>; with NODE, PAGES pages on
-# every node and <numatune> strict on NODE. The pool is pre-zeroed first
-# (prezeroed-pool.sh). libvirt must have asked QEMU for the backend with
-# prealloc and 2 threads (bound to NODE); the paused VM must hold PAGES
-# pages of the pool (all of NODE's), every one a prezero hit and none a
-# miss, and the first and last 64 bytes of every page, read through the
-# monitor (virsh qemu-monitor-command --hmp xp), must be zero.
+# XML of the operator guide (docs/OPERATOR.md): PAGES huge pages of
+# SIZE_KB as guest RAM, <memoryBacking> with <hugepages>, <source
+# type='memfd'/> for memfd, and <allocation mode='immediate'
+# threads='2'/>; with NODE, PAGES pages on every node and <numatune>
+# strict on NODE. The pool is pre-zeroed first (prezeroed-pool.sh).
+# libvirt must have asked QEMU for the backend with prealloc and 2 threads
+# (bound to NODE); the paused VM must hold PAGES pages of the pool (all of
+# NODE's), every one a prezero hit and none a miss, and the first and last
+# 64 bytes of every page, read through the monitor (virsh
+# qemu-monitor-command --hmp xp), must be zero.
 sz=$1 pages=$2 backend=$3 node=${4:-}
 dir=$(dirname "$0")
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 h=/sys/kernel/mm/hugepages/hugepages-${sz}kB
 name=prezero-$backend-${sz}kB${node:+-node$node}
 lv=/tmp/libvirt
@@ -21,9 +24,7 @@ out=$lv/$name.out
 log=$lv/root/log/qemu/$name.log
 want=$("$dir/prezeroed-pool.sh" "$sz" "$pages" ${node:+"$node"}) || exit $?
 # A hugetlbfs mount of that page size, for libvirt's file backend.
-mnt=/mnt/huge-${sz}kB
-mkdir -p "$mnt"
-grep -q " $mnt hugetlbfs " /proc/mounts || mount -t hugetlbfs -o "pagesize=${sz}K" none "$mnt" || exit 1
+hugetlbfs_mount "$sz" > /dev/null || exit 1
 mkdir -p "$lv/root/etc"
 # The embedded driver runs QEMU as root, and its output to a file (there
 # is no virtlogd).
@@ -48,8 +49,6 @@ cat > "$xml" <<XML
 </domain>
 XML
 
-# vmstat NAME: that counter of /proc/vmstat.
-vmstat() { sed -n "s/^$1 //p" /proc/vmstat; }
 # node_free: the free pages of that size on every node, "N:FREE,...".
 node_free() {
 	for n in /sys/devices/system/node/node[0-9]*; do
@@ -58,8 +57,8 @@ node_free() {
 }
 free0=$(cat "$h/free_hugepages")
 nodes0=$(node_free)
-hit0=$(vmstat htlb_prezero_hit)
-miss0=$(vmstat htlb_prezero_miss)
+hit0=$(vmstat_get htlb_prezero_hit)
+miss0=$(vmstat_get htlb_prezero_miss)
 # The VM lives as long as this one virsh: commands go in through a FIFO.
 rm -f "$in" "$out" "$log"
 mkfifo "$in"
@@ -70,11 +69,10 @@ echo "domxml-to-native qemu-argv $xml" >&3
 echo "define $xml" >&3
 echo "start $name --paused" >&3
 echo "domstate $name" >&3
-i=0
-while ! grep -q '^paused' "$out" && ! grep -q '^error:' "$out" && [ "$i" -lt 1200 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+# settled: virsh said that the VM is paused, or an error.
+settled() { grep -q '^paused' "$out" || grep -q '^error:' "$out"; }
+wait_until 120 0.1 settled
+i=$waited
 ok=1
 if grep -q '^paused' "$out"; then
 	free1=$(cat "$h/free_hugepages")
@@ -124,8 +122,8 @@ if [ -n "$node" ]; then
 		[ "$((${u#*:} - now))" = "$exp" ] || { echo "# the VM took $((${u#*:} - now)) pages of node $n, not $exp"; ok=; }
 	done
 fi
-hits=$(($(vmstat htlb_prezero_hit) - hit0))
-misses=$(($(vmstat htlb_prezero_miss) - miss0))
+hits=$(($(vmstat_get htlb_prezero_hit) - hit0))
+misses=$(($(vmstat_get htlb_prezero_miss) - miss0))
 [ "$hits" = "$pages" ] || { echo "# $hits prezero hits, not $pages"; ok=; }
 [ "$misses" = 0 ] || { echo "# $misses prezero misses"; ok=; }
 words=$(grep -Eo '0x[0-9a-f]{16}' "$out" | wc -l)

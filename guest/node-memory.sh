@@ -7,6 +7,8 @@
 # then listed in has_memory (all blocks online) or is (all offline).
 node=/sys/devices/system/node/node$1
 want=$2
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
 case $want in
 online*) final=online ;;
 *) final=offline ;;
@@ -33,13 +35,8 @@ done
 has=$(cat /sys/devices/system/node/has_memory)
 echo "# node$1: $blocks memory blocks $final; nodes with memory: $has"
 # Is node $1 in the list (such as 0-1,3)?
-listed=$(echo "$has" | awk -v n="$1" -F, '{
-	for (i = 1; i <= NF; i++) {
-		split($i, r, "-")
-		if (r[2] == "") r[2] = r[1]
-		if (n + 0 >= r[1] + 0 && n + 0 <= r[2] + 0) print "yes"
-	}
-}')
+listed=
+expand_list "$has" | grep -qx "$1" && listed=yes
 if [ "$final" = online ] && [ -z "$listed" ]; then
 	echo "# node$1 is online but has no memory"
 	rc=1

@@ -12,46 +12,40 @@ node=${node#node}
 nd=/sys/devices/system/node/node$node
 nh=$nd/hugepages/hugepages-2048kB
 dir=$(dirname "$0")
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 [ "$(cat "$nd/cpulist")" = "$cpu" ] || { echo "# cpu$cpu is not alone on node $node: $(cat "$nd/cpulist")"; exit 1; }
 allowed() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status"; }
+# on_cpu: khugezerod$node is allowed on $cpu only.
+# shellcheck disable=SC2317 # called through wait_until
+on_cpu() { [ "$(allowed)" = "$cpu" ]; }
 r=/sys/kernel/mm/hugepages/hugepages-2048kB/zeroed_reserve
 
 # The first reserve starts the threads.
 echo max > "$r" && "$dir/wait-kthread.sh" "khugezerod$node" present > /dev/null || exit 1
-pid=$(for p in /proc/[0-9]*; do [ "$(cat "$p/comm" 2>/dev/null)" = "khugezerod$node" ] && echo "${p#/proc/}"; done)
+pid=$(pid_of "khugezerod$node")
 echo 0 > "$r" || exit 1
 "$dir/dirty-free-pages.sh" 2048 || exit 1
 read -r free < "$nh/free_hugepages"
 want=$((free * $2 / 4))
 echo max > "$r" || exit 1
-while read -r zeroed < "$nh/zeroed_hugepages" && [ "$zeroed" -lt "$want" ]; do
-	:
-done
+# No pause and no fork between two looks at the counter.
+wait_zeroed "$nh" "$want" 0 0 || exit 1
+zeroed=$zeroed_seen
 echo 0 > "$c/online" || { echo "# cannot take cpu$cpu offline"; exit 1; }
 read -r z1 < "$nh/zeroed_hugepages"
 echo "$zeroed $free" > /tmp/offline-cpu-while-zeroing
 echo "# cpu$cpu offlining began with $zeroed of node $node's $free free pages zeroed, ended with $z1; khugezerod$node allowed on $(allowed)"
 rc=0
-i=0
-while read -r z < "$nh/zeroed_hugepages" && [ "$z" -lt "$free" ]; do
-	i=$((i + 1))
-	if [ "$i" -gt 120 ]; then
-		echo "# node $node: $z of $free zeroed after 120 s with cpu$cpu offline"
-		rc=1
-		break
-	fi
-	sleep 1
-done
-[ "$rc" = 1 ] || echo "# node $node: all $free pages zeroed with cpu$cpu offline, khugezerod$node on $(allowed)"
+if wait_zeroed "$nh" "$free" 120; then
+	echo "# node $node: all $free pages zeroed with cpu$cpu offline, khugezerod$node on $(allowed)"
+else
+	rc=1
+fi
 echo 1 > "$c/online" || { echo "# cannot bring cpu$cpu back"; exit 1; }
-i=0
-while [ "$(allowed)" != "$cpu" ]; do
-	i=$((i + 1))
-	if [ "$i" -gt 10 ]; then
-		echo "# khugezerod$node allowed on $(allowed) 10 s after cpu$cpu came back, not on $cpu"
-		exit 1
-	fi
-	sleep 1
-done
+if ! wait_until 10 1 on_cpu; then
+	echo "# khugezerod$node allowed on $(allowed) 10 s after cpu$cpu came back, not on $cpu"
+	exit 1
+fi
 echo "# cpu$cpu back: khugezerod$node allowed on $(allowed)"
 exit $rc

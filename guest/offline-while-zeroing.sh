@@ -8,16 +8,17 @@
 # it took from the thread (htlb_prezero_steal).
 nd=/sys/devices/system/node/node$1/hugepages/hugepages-2048kB
 dir=$(dirname "$0")
-ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 echo 0 > "$nd/zeroed_reserve" || exit 1
 "$dir/dirty-free-pages.sh" 2048 || exit 1
-steal=$(ev htlb_prezero_steal)
+steal=$(vmstat_get htlb_prezero_steal)
 echo max > "$nd/zeroed_reserve" || exit 1
 zeroed=$(cat "$nd/zeroed_hugepages")
 free=$(cat "$nd/free_hugepages")
 "$dir/node-memory.sh" "$1" offline
 rc=$?
-steal=$(( $(ev htlb_prezero_steal) - steal ))
+steal=$(( $(vmstat_get htlb_prezero_steal) - steal ))
 echo "$zeroed $free $steal" > /tmp/offline-while-zeroing
 echo "# offlining began with $zeroed of $free free pages zeroed; $steal taken from the thread"
 exit $rc

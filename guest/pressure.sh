@@ -8,7 +8,8 @@
 # was really dirtied and the threads really zeroed it again in between.
 state=/tmp/pressure
 dir=$(dirname "$0")
-ev() { awk -v e="$1" '$1 == e { print $2 }' /proc/vmstat; }
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 fail() { echo "# $*"; exit 1; }
 
 case $1 in
@@ -22,54 +23,43 @@ start)
 	done
 	rm -rf "$state"
 	mkdir -p "$state"
-	ev htlb_prezero_zeroed > "$state/zeroed0"
-	ev htlb_prezero_steal > "$state/steal0"
+	vmstat_get htlb_prezero_zeroed > "$state/zeroed0"
+	vmstat_get htlb_prezero_steal > "$state/steal0"
 	# The writer under another name: charge_reserved_hugetlb runs
 	# "killall write_to_hugetlbfs" and waits for its cgroup to drain.
 	cp "$dir/write_to_hugetlbfs" "$state/pressure_writer" || fail "no write_to_hugetlbfs"
-	(
-		# A round counts if it dirtied pages; "refilled" if the
-		# threads had zeroed some of them again since the last round.
-		while [ ! -e "$state/stop" ]; do
-			free=$(cat "$d/free_hugepages")
-			zeroed=$(cat "$d/zeroed_hugepages")
-			if [ "$free" -gt 0 ] &&
-				WRITER=$state/pressure_writer "$dir/dirty-free-pages.sh" "$sz" >/dev/null 2>&1; then
-				[ ! -e "$state/rounds" ] || [ "$zeroed" -eq 0 ] ||
-					echo "$zeroed" >> "$state/refilled"
-				echo "$free" >> "$state/rounds"
-				# Let the threads start on it (up to 10 s) before
-				# the next round takes the pages again.
-				i=0
-				while [ "$(cat "$d/zeroed_hugepages")" -eq 0 ] &&
-					[ "$i" -lt 10 ] && [ ! -e "$state/stop" ]; do
-					sleep 1
-					i=$((i + 1))
-				done
-			else
-				sleep 1
-			fi
-		done
-		touch "$state/stopped"
-	) < /dev/null > /dev/null 2>&1 &
-	echo "$!" > "$state/pid"
+	# started: the threads zeroed some of the pool, or stop was asked for.
+	started() {
+		[ "$(cat "$d/zeroed_hugepages")" -ne 0 ] || [ -e "$state/stop" ]
+	}
+	# round: a round counts if it dirtied pages; "refilled" if the threads
+	# had zeroed some of them again since the last round.
+	round() {
+		free=$(cat "$d/free_hugepages")
+		zeroed=$(cat "$d/zeroed_hugepages")
+		if [ "$free" -gt 0 ] &&
+			WRITER=$state/pressure_writer "$dir/dirty-free-pages.sh" "$sz" >/dev/null 2>&1; then
+			[ ! -e "$state/rounds" ] || [ "$zeroed" -eq 0 ] ||
+				echo "$zeroed" >> "$state/refilled"
+			echo "$free" >> "$state/rounds"
+			# Let the threads start on it (up to 10 s) before the
+			# next round takes the pages again.
+			wait_until 10 1 started
+		else
+			sleep 1
+		fi
+	}
+	bg_start "$state" round
 	echo "# pressure: dirtying the ${sz}kB pool in the background (pid $!)"
 	;;
 stop)
 	[ -f "$state/pid" ] || fail "pressure.sh start was not run"
-	touch "$state/stop"
 	# A round of 1 GiB pages takes seconds under TCG.
-	i=0
-	while [ ! -e "$state/stopped" ] && kill -0 "$(cat "$state/pid")" 2>/dev/null &&
-		[ "$i" -lt 300 ]; do
-		sleep 1
-		i=$((i + 1))
-	done
-	[ -e "$state/stopped" ] || echo "# the pressure loop did not stop by itself"
+	bg_stop "$state" 300 1 || echo "# the pressure loop did not stop by itself"
 	rounds=$(grep -c . "$state/rounds" 2>/dev/null)
 	refilled=$(grep -c . "$state/refilled" 2>/dev/null)
-	zeroed=$(( $(ev htlb_prezero_zeroed) - $(cat "$state/zeroed0") ))
-	steal=$(( $(ev htlb_prezero_steal) - $(cat "$state/steal0") ))
+	zeroed=$(( $(vmstat_get htlb_prezero_zeroed) - $(cat "$state/zeroed0") ))
+	steal=$(( $(vmstat_get htlb_prezero_steal) - $(cat "$state/steal0") ))
 	echo "${rounds:-0} ${refilled:-0}" > "$state/result"
 	echo "# pressure: ${rounds:-0} rounds of dirtying the pool, ${refilled:-0} after the threads had zeroed some of it again; all sizes: htlb_prezero_zeroed +$zeroed steal +$steal"
 	;;

@@ -11,6 +11,8 @@
 # be zero.
 sz=$1 pages=$2 backend=$3 threads=$4 node=${5:-}
 dir=$(dirname "$0")
+# shellcheck source=guest/guest-lib.sh
+. "$dir/guest-lib.sh"
 h=/sys/kernel/mm/hugepages/hugepages-${sz}kB
 mb=$((sz * pages / 1024))
 want=$("$dir/prezeroed-pool.sh" "$sz" "$pages" ${node:+"$node"}) || exit $?
@@ -20,9 +22,7 @@ case $backend in
 memfd)
 	obj=memory-backend-memfd,id=m,size=${mb}M,hugetlb=on,hugetlbsize=${sz}K ;;
 file)
-	mnt=/mnt/huge-${sz}kB
-	mkdir -p "$mnt"
-	grep -q " $mnt hugetlbfs " /proc/mounts || mount -t hugetlbfs -o "pagesize=${sz}K" none "$mnt" || exit 1
+	mnt=$(hugetlbfs_mount "$sz") || exit 1
 	obj=memory-backend-file,id=m,size=${mb}M,mem-path=$mnt,share=on ;;
 *)
 	echo "# unknown backend $backend"

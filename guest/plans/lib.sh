@@ -12,6 +12,8 @@
 #   retries N                   run the next test again if it fails, up to
 #                               N times, and report it as flaky if it passes
 # and prints TAP to $TAP (and stdout). Every test runs under a timeout.
+# The plans can call the functions of guest/guest-lib.sh too (param,
+# wait_zeroed, ...).
 # harness_tests=GLOB on the kernel command line (run-vm.sh's TESTS=) runs
 # only the tests whose names match; the others are not run nor counted.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
@@ -19,11 +21,14 @@ n=0
 
 emit() { echo "$*"; echo "$*" >> "$TAP"; }
 
+# shellcheck disable=SC1091 # the guest path of guest/guest-lib.sh
+. /selftests/guest-lib.sh
+
 # The accelerator the runner booted with (harness_accel= on the command line).
-accel=$(sed -n 's/.*harness_accel=\([a-z]*\).*/\1/p' /proc/cmdline)
+accel=$(param harness_accel)
 next_limit=
 next_tries=
-only=$(sed -n 's/.*harness_tests=\([^ ]*\).*/\1/p' /proc/cmdline)
+only=$(param harness_tests)
 
 # wanted NAME: the test is one harness_tests= picks (all by default).
 wanted() {
