@@ -21,9 +21,6 @@
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23
 #endif
-#ifndef MAP_HUGE_SHIFT
-#define MAP_HUGE_SHIFT 26
-#endif
 #ifndef MFD_HUGE_SHIFT
 #define MFD_HUGE_SHIFT 26
 #endif
@@ -125,6 +122,18 @@ static inline unsigned long parse_hpage_size(const char *s)
 	if (!strcasecmp(s, "1G"))
 		return 1048576;
 	return 0;
+}
+
+/* The -S option: parse_hpage_size() of ARG, or usage(PROG) if it is neither. */
+static inline unsigned long hpage_size_arg(const char *arg,
+					   void (*usage)(const char *),
+					   const char *prog)
+{
+	unsigned long kb = parse_hpage_size(arg);
+
+	if (!kb)
+		usage(prog);
+	return kb;
 }
 
 /* One number read from a file; -1 if it cannot be read. */

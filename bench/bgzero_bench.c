@@ -63,9 +63,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "S:i:X:nF:h")) != -1) {
 		switch (opt) {
 		case 'S':
-			kb = parse_hpage_size(optarg);
-			if (!kb)
-				usage(argv[0]);
+			kb = hpage_size_arg(optarg, usage, argv[0]);
 			break;
 		case 'i': interval = atoi(optarg); break;
 		case 'X': timeout = atoi(optarg); break;

@@ -54,9 +54,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "S:k:t:d:i:h")) != -1) {
 		switch (opt) {
 		case 'S':
-			kb = parse_hpage_size(optarg);
-			if (!kb)
-				usage(argv[0]);
+			kb = hpage_size_arg(optarg, usage, argv[0]);
 			break;
 		case 'k': k = atol(optarg); break;
 		case 't':

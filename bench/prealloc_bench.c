@@ -72,9 +72,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt(argc, argv, "S:s:T:m:r:w:WX:h")) != -1) {
 		switch (opt) {
 		case 'S':
-			kb = parse_hpage_size(optarg);
-			if (!kb)
-				usage(argv[0]);
+			kb = hpage_size_arg(optarg, usage, argv[0]);
 			break;
 		case 's':
 			if (!(size = parse_size(optarg)))
