@@ -73,12 +73,12 @@ hugetlbfs_mount() {
 # wait_until SECS PERIOD COMMAND [ARG...]: run COMMAND until it succeeds,
 # pausing PERIOD seconds (sleep's argument; 0: none) between two runs, at
 # most SECS/PERIOD pauses (SECS 0, or PERIOD 0: no limit). Status 1 if
-# COMMAND never succeeded. How many times it failed (the pauses made) is
-# left in $waited.
+# COMMAND never succeeded. The pauses made are left in $waited. COMMAND
+# must not call wait_until itself (its limits are the caller's globals).
 wait_until() {
 	gl_max=0
 	[ "$1" = 0 ] || [ "$2" = 0 ] ||
-		gl_max=$(awk -v s="$1" -v p="$2" 'BEGIN { print int(s / p + 0.5) }')
+		gl_max=$(awk -v s="$1" -v p="$2" 'BEGIN { n = int(s / p + 0.5); print (n > 0 ? n : 1) }')
 	gl_period=$2
 	shift 2
 	waited=0
@@ -101,6 +101,7 @@ wait_until() {
 wait_zeroed() {
 	gl_dir=$1
 	gl_target=$2
+	gl_want=$2
 	zeroed_seen=
 	waited=0
 	[ -r "$gl_dir/zeroed_hugepages" ] || { echo "# $gl_dir: no zeroed_hugepages"; return 1; }

@@ -40,6 +40,7 @@ rc=0
 if wait_zeroed "$nh" "$free" 120; then
 	echo "# node $node: all $free pages zeroed with cpu$cpu offline, khugezerod$node on $(allowed)"
 else
+	echo "# node $node: not all zeroed with cpu$cpu offline"
 	rc=1
 fi
 echo 1 > "$c/online" || { echo "# cannot bring cpu$cpu back"; exit 1; }

@@ -56,9 +56,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' INT TERM
 
-# split PATCH OUT: write the patch's subject to OUT/(subject) and the
+# split_patch PATCH OUT: write the patch's subject to OUT/(subject) and the
 # normalized text of each file it touches to OUT/files/PATH.
-split() {
+split_patch() {
 	mkdir -p "$2/files"
 	awk -v out="$2" '
 		{ line[NR] = $0 }
@@ -123,8 +123,8 @@ while [ "$i" -lt "$na" ]; do
 	pb=$(sed -n "${i}p" "$tmp/series.b")
 	[ -f "$A/$pa" ] || die "$an/series names $pa, which is not in $an/"
 	[ -f "$B/$pb" ] || die "$bn/series names $pb, which is not in $bn/"
-	split "$A/$pa" "$tmp/a/$n"
-	split "$B/$pb" "$tmp/b/$n"
+	split_patch "$A/$pa" "$tmp/a/$n"
+	split_patch "$B/$pb" "$tmp/b/$n"
 	printf '%s %s %s\n' "$n" "$pa" "$pb" >> "$tmp/names"
 done
 
@@ -202,7 +202,7 @@ awk -v an="$an" -v bn="$bn" -v rel="$rel" -v todo="$TODO" -v names="$tmp/names" 
 		k = $1 " " $2
 		r = $0
 		for (i = 1; i <= 4; i++) sub(/^[^[:space:]]+[[:space:]]+/, "", r)
-		if (NF < 4) r = ""
+		if (NF < 5) r = ""
 		want[k] = $3 " " $4
 		why[k] = r
 		order[++nk] = k
