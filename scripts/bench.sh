@@ -35,12 +35,12 @@ KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=6144 TIMEOUT=${TIMEOUT:-1800} 
 # from late_initcall on, by as many workers as the node has vCPUs. PREALLOC:
 # otherwise that first zeroing would also pay QEMU's first touch of the
 # guest's memory, which no later one does.
-rcmd="hugepagesz=2M hugepages=3072 hugepage_prezero=max sysctl.vm.hugetlb_prezero_workers=2"
+rcmd="hugepagesz=2M hugepages=3072 hugepage_prezero=max"
 [ -z "${BENCH_REPS:-}" ] || rcmd="$rcmd bench_reps=$BENCH_REPS"
 for c in 1 2; do
 	KERNEL=$BUILD/obj-bench/arch/x86/boot/bzImage MEM=8192 CPUS=$c NODES=1 PREALLOC=1 \
 		TIMEOUT=${TIMEOUT:-1800} "$ROOT/scripts/run-vm.sh" "bench-refill-${c}cpu" \
-		refill-bench "$rcmd" || rc=$?
+		refill-bench "$rcmd sysctl.vm.hugetlb_prezero_workers=$c" || rc=$?
 done
 
 say ""
