@@ -9,7 +9,7 @@ BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
 export BASE
 WORK := build/$(BASE)/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	bench bench-scale lint series series-diff bisect-check config-matrix stable-check clean
+	bench bench-scale lint series post-prep series-diff bisect-check config-matrix stable-check clean
 
 help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
@@ -22,6 +22,7 @@ help:
 	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
 	@echo "make lint         shellcheck the harness, checkpatch --strict every patch"
 	@echo "make series       a ready-to-send series in build/BASE/series/"
+	@echo "make post-prep    the series to post in build/BASE/post/: From: and Signed-off-by: yours (git config user.name, user.email), checkpatch --strict"
 	@echo "make series-diff  patches/ against patches-6.12/ patch by patch: fails on a difference not in tests/series-differences (UPDATE=1 records them)"
 	@echo "make bisect-check build the tree after every patch"
 	@echo "make config-matrix the touched objects with W=1 + sparse in 8 configs, against the base (CONFIGS=...)"
@@ -73,6 +74,9 @@ lint: deps $(WORK)
 
 series: $(WORK)
 	@$(S)/series.sh
+
+post-prep:
+	@$(S)/post-prep.sh
 
 series-diff:
 	@$(S)/series-diff.sh

@@ -83,3 +83,23 @@ picked() {
 	set +f
 	return 1
 }
+
+# checkpatch NAME FILE: checkpatch --strict of the tree ($TREE) over FILE,
+# the patch of the series named NAME, less the types tests/checkpatch-ignore
+# accepts for NAME (each there with its reason). Prints "NAME: clean", or
+# NAME and what checkpatch said, and then fails.
+checkpatch() {
+	cp_ignore=$(grep -v '^#' "$ROOT/tests/checkpatch-ignore" | while read -r glob type _; do
+		# shellcheck disable=SC2254
+		case $1 in $glob) printf '%s,' "$type" ;; esac
+	done)
+	# spdxcheck.py needs the python3 that has Debian's python3-ply.
+	cp_out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet \
+		--no-summary --ignore "$cp_ignore" "$2" 2>&1) || true
+	if [ -n "$cp_out" ]; then
+		say "$1:"
+		say "$cp_out"
+		return 1
+	fi
+	say "$1: clean"
+}

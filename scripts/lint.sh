@@ -12,20 +12,6 @@ shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/.ci/run "$ROOT"/guest/init \
 shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
 say "== checkpatch --strict"
 for p in $(grep -v '^#' "$PATCHES/series"); do
-	# Types accepted for this patch, with the reasons, in tests/checkpatch-ignore.
-	ignore=$(grep -v '^#' "$ROOT/tests/checkpatch-ignore" | while read -r glob type _; do
-		# shellcheck disable=SC2254
-		case $p in $glob) printf '%s,' "$type" ;; esac
-	done)
-	# spdxcheck.py needs the python3 that has Debian's python3-ply.
-	out=$(cd "$TREE" && PATH=/usr/bin:$PATH ./scripts/checkpatch.pl --strict --quiet --no-summary \
-		--ignore "$ignore" "$PATCHES/$p" 2>&1) || true
-	if [ -n "$out" ]; then
-		say "$p:"
-		say "$out"
-		rc=1
-	else
-		say "$p: clean"
-	fi
+	checkpatch "$p" "$PATCHES/$p" || rc=1
 done
 exit "$rc"
