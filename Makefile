@@ -33,62 +33,62 @@ help:
 	@echo "           SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
-	@$(S)/install-deps.sh
+	@$(S)/build/install-deps.sh
 
 $(WORK):
-	@$(S)/tree.sh
+	@$(S)/build/tree.sh
 
 tree: deps
-	@$(S)/tree.sh
+	@$(S)/build/tree.sh
 
 export:
-	@$(S)/export.sh
+	@$(S)/series/export.sh
 
 FLAVOUR ?= debug
 kernel: deps $(WORK)
-	@$(S)/build-kernel.sh $(FLAVOUR)
+	@$(S)/build/build-kernel.sh $(FLAVOUR)
 
 selftests: deps $(WORK)
-	@$(S)/build-selftests.sh
+	@$(S)/build/build-selftests.sh
 
 image: deps $(WORK)
-	@$(S)/build-userspace.sh
+	@$(S)/build/build-userspace.sh
 
 check: deps $(WORK)
-	@$(S)/check-all.sh tests/check.plan
+	@$(S)/boot/pipeline.sh tests/boots/check
 
 check-long: deps $(WORK)
-	@$(S)/check-all.sh tests/check-long.plan
+	@$(S)/boot/pipeline.sh tests/boots/check-long
 
 demo: deps $(WORK)
-	@$(S)/demo.sh
+	@$(S)/boot/demo.sh
 
 bench: deps $(WORK)
-	@$(S)/bench.sh
+	@$(S)/boot/bench.sh
 
 bench-scale: deps $(WORK)
-	@$(S)/bench-scale.sh
+	@$(S)/boot/bench-scale.sh
 
 lint: deps $(WORK)
-	@$(S)/lint.sh
+	@$(S)/series/lint.sh
 
 series: $(WORK)
-	@$(S)/series.sh
+	@$(S)/series/series.sh
 
 post-prep:
-	@$(S)/post-prep.sh
+	@$(S)/series/post-prep.sh
 
 series-diff:
-	@$(S)/series-diff.sh
+	@$(S)/series/series-diff.sh
 
 bisect-check: deps $(WORK)
-	@$(S)/bisect-check.sh
+	@$(S)/series/bisect-check.sh
 
 config-matrix: deps $(WORK)
-	@$(S)/config-matrix.sh
+	@$(S)/series/config-matrix.sh
 
 stable-check: image
-	@$(S)/stable-check.sh
+	@$(S)/boot/stable-check.sh
 
 clean:
-	@$(S)/clean.sh
+	@$(S)/build/clean.sh

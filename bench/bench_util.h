@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the benchmark programs: an error exit, a monotonic
- * clock, size parsing, sysfs and /proc/vmstat readers, huge page mappings
- * and the JSON fields they print alike.  Include it after defining
- * _GNU_SOURCE (for memfd_create() and cpu_set_t).
+ * clock, size parsing, a table-driven option parser, sysfs and /proc/vmstat
+ * readers, huge page mappings and the JSON fields they print alike.
+ * Include it after defining _GNU_SOURCE (for memfd_create() and cpu_set_t).
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
@@ -24,6 +24,12 @@
 #ifndef MFD_HUGE_SHIFT
 #define MFD_HUGE_SHIFT 26
 #endif
+
+/*
+ * The start of a figure line: the harness takes each line that starts with
+ * it, followed by one JSON object {"bench":NAME,...}, as one figure.
+ */
+#define FIGURE "bench: "
 
 /* Print what failed and errno's text, and exit 1. */
 static inline void __attribute__((noreturn)) die(const char *what)
@@ -114,26 +120,87 @@ static inline unsigned long default_hpage_kb(void)
 	return kb;
 }
 
-/* "2M" or "1G" (any case) to KiB; 0 for anything else. */
+/* "2M" or "1G" (any case), or that size in KiB, to KiB; 0 for anything else. */
 static inline unsigned long parse_hpage_size(const char *s)
 {
-	if (!strcasecmp(s, "2M"))
+	if (!strcasecmp(s, "2M") || !strcmp(s, "2048"))
 		return 2048;
-	if (!strcasecmp(s, "1G"))
+	if (!strcasecmp(s, "1G") || !strcmp(s, "1048576"))
 		return 1048576;
 	return 0;
 }
 
-/* The -S option: parse_hpage_size() of ARG, or usage(PROG) if it is neither. */
-static inline unsigned long hpage_size_arg(const char *arg,
-					   void (*usage)(const char *),
-					   const char *prog)
-{
-	unsigned long kb = parse_hpage_size(arg);
+/* What an option of parse_opts() takes, and so the type of its variable. */
+enum opt_type {
+	OPT_FLAG,	/* no argument; int, set to 1 */
+	OPT_INT,	/* int, by atoi() */
+	OPT_LONG,	/* long, by atol() */
+	OPT_DOUBLE,	/* double, by atof() */
+	OPT_STR,	/* const char *, the argument itself */
+	OPT_SIZE,	/* size_t, by parse_size(); 0 is refused */
+	OPT_HPAGE,	/* unsigned long, KiB by parse_hpage_size(); 0 is refused */
+};
 
-	if (!kb)
-		usage(prog);
-	return kb;
+/* One option of parse_opts(): its letter, what it takes, what it sets. */
+struct opt {
+	char letter;
+	enum opt_type type;
+	void *var;
+};
+
+/* Set the variable of option @o from its argument @arg; 0 if @arg is refused. */
+static inline int set_opt(const struct opt *o, const char *arg)
+{
+	switch (o->type) {
+	case OPT_FLAG:
+		*(int *)o->var = 1;
+		break;
+	case OPT_INT:
+		*(int *)o->var = atoi(arg);
+		break;
+	case OPT_LONG:
+		*(long *)o->var = atol(arg);
+		break;
+	case OPT_DOUBLE:
+		*(double *)o->var = atof(arg);
+		break;
+	case OPT_STR:
+		*(const char **)o->var = arg;
+		break;
+	case OPT_SIZE:
+		return (*(size_t *)o->var = parse_size(arg)) != 0;
+	case OPT_HPAGE:
+		return (*(unsigned long *)o->var = parse_hpage_size(arg)) != 0;
+	}
+	return 1;
+}
+
+/*
+ * getopt() over the options of @opts, a table ended by an entry with letter
+ * 0: each sets its variable. Calls usage(argv[0]) on -h, an unknown option,
+ * a refused argument or an operand after the options.
+ */
+static inline void parse_opts(int argc, char **argv, const struct opt *opts,
+			      void (*usage)(const char *))
+{
+	char spec[64] = "h", *s = spec + 1;
+	const struct opt *o;
+	int c;
+
+	for (o = opts; o->letter && s < spec + sizeof(spec) - 2; o++) {
+		*s++ = o->letter;
+		if (o->type != OPT_FLAG)
+			*s++ = ':';
+	}
+	*s = '\0';
+	while ((c = getopt(argc, argv, spec)) != -1) {
+		for (o = opts; o->letter && o->letter != c; o++)
+			;
+		if (!o->letter || !set_opt(o, optarg))
+			usage(argv[0]);
+	}
+	if (optind != argc)
+		usage(argv[0]);
 }
 
 /* One number read from a file; -1 if it cannot be read. */

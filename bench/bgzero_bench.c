@@ -8,9 +8,9 @@
  * zeroed, and reports bytes zeroed / time as GB/s with the samples.  Make
  * the pool dirty first (zeroed_reserve=0 on every size, then fault the pages
  * in and free them, or shrink and regrow the pool) and keep the other sizes
- * from having work, or their folios are counted too.  One JSON line; the
- * samples are [ms since the reserve was set, folios zeroed] at every poll
- * where the counter moved.
+ * from having work, or their folios are counted too.  One figure line
+ * ("bench: " and a JSON object); the samples are [ms since the reserve was
+ * set, folios zeroed] at every poll where the counter moved.
  *
  * With -F STEP it zeroes the pool itself instead, in its own context: it
  * writes STEP to the size's zeroed_fill until the write fails with EAGAIN
@@ -52,28 +52,21 @@ static struct sample {
 int main(int argc, char **argv)
 {
 	unsigned long kb = 0;
-	int interval = 20, timeout = 120, watch = 0, ns = 0, timed_out = 0, opt;
+	int interval = 20, timeout = 120, watch = 0, ns = 0, timed_out = 0;
 	long step = 0;
 	long free0, zeroed0, dirty, vm0, vm = 0, last = 0, z = 0, f = 0;
 	double t0, t = 0, first = -1;
 	char path[128];
 	size_t psz;
 	FILE *rf;
+	const struct opt opts[] = {
+		{ 'S', OPT_HPAGE, &kb }, { 'i', OPT_INT, &interval },
+		{ 'X', OPT_INT, &timeout }, { 'n', OPT_FLAG, &watch },
+		{ 'F', OPT_LONG, &step }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "S:i:X:nF:h")) != -1) {
-		switch (opt) {
-		case 'S':
-			kb = hpage_size_arg(optarg, usage, argv[0]);
-			break;
-		case 'i': interval = atoi(optarg); break;
-		case 'X': timeout = atoi(optarg); break;
-		case 'n': watch = 1; break;
-		case 'F': step = atol(optarg); break;
-		default: usage(argv[0]);
-		}
-	}
-	if (optind != argc || interval < 1 || timeout < 1 || step < 0 ||
-	    (step && watch))
+	parse_opts(argc, argv, opts, usage);
+	if (interval < 1 || timeout < 1 || step < 0 || (step && watch))
 		usage(argv[0]);
 	if (!kb)
 		kb = default_hpage_kb();
@@ -82,7 +75,7 @@ int main(int argc, char **argv)
 	zeroed0 = hp_attr(kb, "zeroed_hugepages");
 	vm0 = vmstat("htlb_prezero_zeroed");
 	if (zeroed0 < 0 || vm0 < 0) {
-		printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":false}\n", kb);
+		printf(FIGURE "{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":false}\n", kb);
 		return 4;
 	}
 	free0 = hp_attr(kb, "free_hugepages");
@@ -149,7 +142,7 @@ int main(int argc, char **argv)
 			break;
 	}
 
-	printf("{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":true,\"mode\":\"%s\","
+	printf(FIGURE "{\"bench\":\"bgzero\",\"size_kb\":%lu,\"available\":true,\"mode\":\"%s\","
 	       "\"step\":%ld,\"interval_ms\":%d,"
 	       "\"dirty_pages\":%ld,\"bytes\":%zu,\"zeroed_pages\":%ld,\"total_us\":%.0f,"
 	       "\"first_us\":%.0f,\"gbps\":%.3f,\"timeout\":%s,\"samples\":[",

@@ -6,8 +6,9 @@
  * writes one byte per page (timing each fault), unmaps and starts again
  * at once, for D seconds or I iterations, i.e. faster than a background
  * zeroing thread can refill the pool of pre-zeroed pages.  Reports one
- * JSON line with iteration count, per-page fault latency statistics and
- * htlb_prezero_hit/htlb_prezero_miss deltas from /proc/vmstat.
+ * figure line ("bench: " and a JSON object) with iteration count, per-page
+ * fault latency statistics and htlb_prezero_hit/htlb_prezero_miss deltas
+ * from /proc/vmstat.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -46,29 +47,19 @@ int main(int argc, char **argv)
 	unsigned long kb = 0;
 	long k = -1, maxit = 0, iters = 0;
 	struct prezero_count c0, c1;
-	int memfd = 0, opt;
+	const char *type = "anon";
 	double dur = 5, t0, t, sum = 0;
 	size_t nlat = 0, cap = 1 << 16, psz, len;
 	float *lat;
+	int memfd;
+	const struct opt opts[] = {
+		{ 'S', OPT_HPAGE, &kb }, { 'k', OPT_LONG, &k }, { 't', OPT_STR, &type },
+		{ 'd', OPT_DOUBLE, &dur }, { 'i', OPT_LONG, &maxit }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "S:k:t:d:i:h")) != -1) {
-		switch (opt) {
-		case 'S':
-			kb = hpage_size_arg(optarg, usage, argv[0]);
-			break;
-		case 'k': k = atol(optarg); break;
-		case 't':
-			if (!strcmp(optarg, "memfd"))
-				memfd = 1;
-			else if (strcmp(optarg, "anon"))
-				usage(argv[0]);
-			break;
-		case 'd': dur = atof(optarg); break;
-		case 'i': maxit = atol(optarg); break;
-		default: usage(argv[0]);
-		}
-	}
-	if (optind != argc || dur <= 0 || maxit < 0 || k == 0)
+	parse_opts(argc, argv, opts, usage);
+	memfd = !strcmp(type, "memfd");
+	if ((!memfd && strcmp(type, "anon")) || dur <= 0 || maxit < 0 || k == 0)
 		usage(argv[0]);
 	if (!kb)
 		kb = default_hpage_kb();
@@ -122,10 +113,10 @@ int main(int argc, char **argv)
 	c1 = read_prezero_count();
 
 	qsort(lat, nlat, sizeof(*lat), cmp_float);
-	printf("{\"bench\":\"churn\",\"size_kb\":%lu,\"pages\":%ld,\"type\":\"%s\","
+	printf(FIGURE "{\"bench\":\"churn\",\"size_kb\":%lu,\"pages\":%ld,\"type\":\"%s\","
 	       "\"duration_s\":%.3f,\"iterations\":%ld,\"faults\":%zu,"
 	       "\"lat_mean_us\":%.3f,\"lat_median_us\":%.3f,\"lat_p99_us\":%.3f,"
-	       "\"lat_max_us\":%.3f", kb, k, memfd ? "memfd" : "anon",
+	       "\"lat_max_us\":%.3f", kb, k, type,
 	       (t - t0) / 1e6, iters, nlat, sum / nlat, lat[nlat / 2],
 	       lat[nlat * 99 / 100], lat[nlat - 1]);
 	print_prezero_delta(c0, c1);

@@ -6,7 +6,8 @@
  * or private), faults them in by touching one byte per page or with
  * MADV_POPULATE_WRITE, and reports the time.  Optionally waits before each
  * rep (fixed time, or until the pre-zeroing thread has zeroed all free
- * pages) and records per-page latency.  Prints one JSON line per rep.
+ * pages) and records per-page latency.  Prints one figure line ("bench: "
+ * and a JSON object) per rep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,36 +43,20 @@ int main(int argc, char **argv)
 {
 	unsigned long kb = 0;
 	long npages = -1;
-	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, perpage = 0, opt;
+	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, perpage = 0;
 	const char *mode = "touch", *type = "private";
 	double *lat = NULL;
+	const struct opt opts[] = {
+		{ 'S', OPT_HPAGE, &kb }, { 'n', OPT_LONG, &npages },
+		{ 'm', OPT_STR, &mode }, { 't', OPT_STR, &type },
+		{ 'r', OPT_INT, &reps }, { 'w', OPT_INT, &wsecs },
+		{ 'W', OPT_FLAG, &wzero }, { 'X', OPT_INT, &timeout },
+		{ 'p', OPT_FLAG, &perpage }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "S:n:m:t:r:w:WX:ph")) != -1) {
-		switch (opt) {
-		case 'S':
-			if (!strcasecmp(optarg, "2M") || !strcmp(optarg, "2048"))
-				kb = 2048;
-			else if (!strcasecmp(optarg, "1G") || !strcmp(optarg, "1048576"))
-				kb = 1048576;
-			else
-				usage(argv[0]);
-			break;
-		case 'n':
-			npages = atol(optarg);
-			if (npages <= 0)
-				usage(argv[0]);
-			break;
-		case 'm': mode = optarg; break;
-		case 't': type = optarg; break;
-		case 'r': reps = atoi(optarg); break;
-		case 'w': wsecs = atoi(optarg); break;
-		case 'W': wzero = 1; break;
-		case 'X': timeout = atoi(optarg); break;
-		case 'p': perpage = 1; break;
-		default: usage(argv[0]);
-		}
-	}
-	if (optind != argc || reps < 1 || wsecs < 0 || timeout < 0 ||
+	parse_opts(argc, argv, opts, usage);
+	/* npages is -1 without -n: the free pages, below */
+	if (npages == 0 || npages < -1 || reps < 1 || wsecs < 0 || timeout < 0 ||
 	    (strcmp(mode, "touch") && strcmp(mode, "populate")) ||
 	    (strcmp(type, "private") && strcmp(type, "shared") &&
 	     strcmp(type, "memfd-private")))
@@ -133,7 +118,7 @@ int main(int argc, char **argv)
 			close(fd);
 		t2 = now_us();
 
-		printf("{\"bench\":\"fault\",\"size_kb\":%lu,\"pages\":%ld,\"mode\":\"%s\","
+		printf(FIGURE "{\"bench\":\"fault\",\"size_kb\":%lu,\"pages\":%ld,\"mode\":\"%s\","
 		       "\"type\":\"%s\",\"rep\":%d,\"total_us\":%.1f,\"per_page_us\":%.3f,"
 		       "\"unmap_us\":%.1f", kb, npages, mode, type, rep, t1 - t0,
 		       (t1 - t0) / npages, t2 - t1);

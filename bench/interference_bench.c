@@ -3,8 +3,9 @@
  * interference_bench.c - foreground workload to measure interference
  *
  * Runs a pinned workload for a fixed time and reports its throughput
- * (overall and per sampling interval), to compare with and without a
- * background hugetlb zeroing thread being active:
+ * (overall and per sampling interval) in one figure line ("bench: " and a
+ * JSON object), to compare with and without a background hugetlb zeroing
+ * thread being active:
  *   cpu:    integer hash/LCG loop over a 4 KiB table (L1 resident), iter/s
  *   mem:    random dependent reads (pointer chase, 64 B lines), accesses/s
  *   memseq: sequential 8-byte reads over the buffer, GB/s
@@ -116,23 +117,16 @@ int main(int argc, char **argv)
 	double dur = 5, ival = 1, t0, tl, t, samples[MAXSAMPLES];
 	size_t bufsz = 64UL << 20;
 	uint64_t (*chunk)(void), total = 0, since = 0;
-	int cpu = -1, ns = 0, opt;
+	int cpu = -1, ns = 0;
 	cpu_set_t set;
+	const struct opt opts[] = {
+		{ 'k', OPT_STR, &kind }, { 'c', OPT_INT, &cpu },
+		{ 'd', OPT_DOUBLE, &dur }, { 'i', OPT_DOUBLE, &ival },
+		{ 'b', OPT_SIZE, &bufsz }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "k:c:d:i:b:h")) != -1) {
-		switch (opt) {
-		case 'k': kind = optarg; break;
-		case 'c': cpu = atoi(optarg); break;
-		case 'd': dur = atof(optarg); break;
-		case 'i': ival = atof(optarg); break;
-		case 'b':
-			if (!(bufsz = parse_size(optarg)) || bufsz < 4096)
-				usage(argv[0]);
-			break;
-		default: usage(argv[0]);
-		}
-	}
-	if (optind != argc || dur <= 0 || ival <= 0)
+	parse_opts(argc, argv, opts, usage);
+	if (dur <= 0 || ival <= 0 || bufsz < 4096)
 		usage(argv[0]);
 
 	if (cpu < 0)
@@ -202,7 +196,7 @@ int main(int argc, char **argv)
 	} while (t - t0 < dur);
 
 	t -= t0;
-	printf("{\"bench\":\"interference\",\"kind\":\"%s\",\"cpu\":%d,\"duration_s\":%.3f,"
+	printf(FIGURE "{\"bench\":\"interference\",\"kind\":\"%s\",\"cpu\":%d,\"duration_s\":%.3f,"
 	       "\"unit\":\"%s\",\"units\":%llu", kind, cpu, t, unit,
 	       (unsigned long long)total);
 	if (!strcmp(kind, "memseq")) {

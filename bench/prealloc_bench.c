@@ -5,7 +5,8 @@
  * Creates a MFD_HUGETLB memfd of the given size, maps it MAP_SHARED and
  * populates it with T threads, each handling a contiguous share: one write
  * per huge page (touch) or one MADV_POPULATE_WRITE per share (populate).
- * Timing includes thread creation and join.  One JSON line per rep.
+ * Timing includes thread creation and join.  One figure line ("bench: " and
+ * a JSON object) per rep.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,49 +61,42 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* -T: the comma-separated counts of @list in @threads; how many, 0 if one is bad */
+static int parse_threads(const char *list, int *threads, int max)
+{
+	int n;
+
+	for (n = 0; n < max && *list; n++) {
+		threads[n] = atoi(list);
+		if (threads[n] < 1 || threads[n] > MAXT)
+			return 0;
+		list += strcspn(list, ",");
+		list += *list == ',';
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long kb = 0;
 	size_t size = 0, psz, npages;
-	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, populate = 0, opt;
+	int reps = 5, wsecs = 0, wzero = 0, timeout = 60, populate;
 	int threads[16] = { 1, 2, 4 }, nthr = 3;
 	static struct share sh[MAXT];
-	char *tok;
+	const char *tlist = NULL, *mode = "touch";
+	const struct opt opts[] = {
+		{ 'S', OPT_HPAGE, &kb }, { 's', OPT_SIZE, &size },
+		{ 'T', OPT_STR, &tlist }, { 'm', OPT_STR, &mode },
+		{ 'r', OPT_INT, &reps }, { 'w', OPT_INT, &wsecs },
+		{ 'W', OPT_FLAG, &wzero }, { 'X', OPT_INT, &timeout }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "S:s:T:m:r:w:WX:h")) != -1) {
-		switch (opt) {
-		case 'S':
-			kb = hpage_size_arg(optarg, usage, argv[0]);
-			break;
-		case 's':
-			if (!(size = parse_size(optarg)))
-				usage(argv[0]);
-			break;
-		case 'T':
-			nthr = 0;
-			for (tok = strtok(optarg, ","); tok && nthr < 16; tok = strtok(NULL, ",")) {
-				threads[nthr] = atoi(tok);
-				if (threads[nthr] < 1 || threads[nthr] > MAXT)
-					usage(argv[0]);
-				nthr++;
-			}
-			if (!nthr)
-				usage(argv[0]);
-			break;
-		case 'm':
-			if (!strcmp(optarg, "populate"))
-				populate = 1;
-			else if (strcmp(optarg, "touch"))
-				usage(argv[0]);
-			break;
-		case 'r': reps = atoi(optarg); break;
-		case 'w': wsecs = atoi(optarg); break;
-		case 'W': wzero = 1; break;
-		case 'X': timeout = atoi(optarg); break;
-		default: usage(argv[0]);
-		}
-	}
-	if (optind != argc || reps < 1 || wsecs < 0 || timeout < 0)
+	parse_opts(argc, argv, opts, usage);
+	populate = !strcmp(mode, "populate");
+	if (tlist)
+		nthr = parse_threads(tlist, threads, sizeof(threads) / sizeof(threads[0]));
+	if (!nthr || (!populate && strcmp(mode, "touch")) || reps < 1 || wsecs < 0 ||
+	    timeout < 0)
 		usage(argv[0]);
 	if (!kb)
 		kb = default_hpage_kb();
@@ -159,11 +153,10 @@ int main(int argc, char **argv)
 				die("munmap");
 			close(fd);
 
-			printf("{\"bench\":\"prealloc\",\"size_kb\":%lu,\"bytes\":%zu,\"pages\":%zu,"
-			       "\"threads\":%d,\"mode\":\"%s\",\"rep\":%d,\"total_us\":%.1f,"
-			       "\"gbps\":%.3f", kb, size, npages, t,
-			       populate ? "populate" : "touch", rep, t1 - t0,
-			       size / ((t1 - t0) * 1e3));
+			printf(FIGURE "{\"bench\":\"prealloc\",\"size_kb\":%lu,\"bytes\":%zu,"
+			       "\"pages\":%zu,\"threads\":%d,\"mode\":\"%s\",\"rep\":%d,"
+			       "\"total_us\":%.1f,\"gbps\":%.3f", kb, size, npages, t, mode,
+			       rep, t1 - t0, size / ((t1 - t0) * 1e3));
 			if (wzero)
 				printf(",\"wait_us\":%.0f", wait);
 			print_prezero_delta(c0, c1);

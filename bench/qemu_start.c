@@ -11,9 +11,10 @@
  * reads how many huge pages of SIZE_KB (default 2048) it took from the pool
  * and the htlb_prezero hit and miss events meanwhile, runs every HMP
  * command given with -x (say "xp /8gx 0x200000") and counts the non-zero
- * words in their answers, then quits QEMU. Prints one JSON line:
+ * words in their answers, then quits QEMU. Prints one figure line, "bench: "
+ * and a JSON object:
  *
- *   {"bench":"qemu_start","label":...,"ready_us":...,"pages_used":...,
+ *   bench: {"bench":"qemu_start","label":...,"ready_us":...,"pages_used":...,
  *    "node_pages_used":"0:N,1:N",...,"prezero_hit":...,"prezero_miss":...,
  *    "words_read":...,"words_nonzero":...}
  *
@@ -217,9 +218,10 @@ int main(int argc, char **argv)
 	if (waitpid(qemu, &status, 0) != qemu)
 		fail("waitpid");
 	alarm(0);
-	printf("{\"bench\":\"qemu_start\",\"label\":\"%s\",\"size_kb\":%lu,\"ready_us\":%.0f,"
-	       "\"pages_used\":%ld,\"node_pages_used\":\"%s\",\"prezero_hit\":%ld,"
-	       "\"prezero_miss\":%ld,\"words_read\":%ld,\"words_nonzero\":%ld}\n",
+	printf(FIGURE "{\"bench\":\"qemu_start\",\"label\":\"%s\",\"size_kb\":%lu,"
+	       "\"ready_us\":%.0f,\"pages_used\":%ld,\"node_pages_used\":\"%s\","
+	       "\"prezero_hit\":%ld,\"prezero_miss\":%ld,\"words_read\":%ld,"
+	       "\"words_nonzero\":%ld}\n",
 	       label, kb, ready, used, pernode, hit0 < 0 ? -1 : hit, miss0 < 0 ? -1 : miss,
 	       rd, nz);
 	if (!WIFEXITED(status) || WEXITSTATUS(status))

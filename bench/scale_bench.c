@@ -13,7 +13,8 @@
  * meanwhile (the floor of a guest whose vCPUs outnumber the host's cores).
  * Around each step it reads hugetlb_lock's acquisitions from /proc/lock_stat
  * (CONFIG_LOCK_STAT; the counts are 0 without it) and the htlb_prezero_*
- * vm events, and prints one JSON line per repetition. Over the faults and
+ * vm events, and prints one figure line per repetition ("bench: " and a
+ * JSON object; see FIGURE in bench_util.h). Over the faults and
  * the refill it also traces lockdep's lock_acquire event for hugetlb_lock
  * and counts the acquisitions by task: its own (the faults'), the zeroing
  * workers' (khugezerod*) and the rest (-1 each without the event, or if
@@ -22,7 +23,7 @@
  * node has zeroed them all. With -W it times the fault of the node's only
  * free folio, freed dirty just before, so that the fault finds it dirty
  * (a miss), being zeroed (a steal, which waits for at most one extent and
- * then clears the folio itself) or zeroed (a hit): one JSON line per
+ * then clears the folio itself) or zeroed (a hit): one figure line per
  * repetition, with the node's other free folios held mapped throughout.
  * -N does not wait for the node to be zeroed first: the baseline, with the
  * node's zeroed_reserve at 0, where every such fault is a miss. On a stock
@@ -334,7 +335,7 @@ static void refill(long dirty, int rep)
 	a = lock_acquisitions();
 	tr = trace_stop(traced, 0);
 	n = vmstat("htlb_prezero_zeroed") - z0;
-	printf("{\"bench\":\"scale-refill\",\"size_kb\":%lu,\"rep\":%d,\"dirty\":%ld,"
+	printf(FIGURE "{\"bench\":\"scale-refill\",\"size_kb\":%lu,\"rep\":%d,\"dirty\":%ld,"
 	       "\"zeroed\":%ld,\"dirty_start\":%ld,\"lock_acq\":%ld,"
 	       "\"lock_acq_workers\":%ld,\"lock_hold_max_us\":%.2f,\"us\":%.0f}\n",
 	       kb, rep, dirty, n, d0, a, tr.workers, hold_max, t);
@@ -378,7 +379,7 @@ static void only_free(int rep, int waited)
 	t = now_us();
 	p[0] = 1;
 	t = now_us() - t;
-	printf("{\"bench\":\"scale-only-free\",\"size_kb\":%lu,\"rep\":%d,\"held\":%ld,"
+	printf(FIGURE "{\"bench\":\"scale-only-free\",\"size_kb\":%lu,\"rep\":%d,\"held\":%ld,"
 	       "\"waited\":%d,\"us\":%.1f,\"hit\":%ld,\"miss\":%ld,\"steal\":%ld}\n",
 	       kb, rep, held, waited, t, vmstat("htlb_prezero_hit") - hit0,
 	       vmstat("htlb_prezero_miss") - miss0,
@@ -427,7 +428,7 @@ static void burst(long pages, long dirty, int busy, int rep)
 	munmap(p, pages * kb * 1024);
 	a_free = lock_acquisitions() - a_map - a_fault;
 	qsort(lat, pages, sizeof(*lat), cmp_double);
-	printf("{\"bench\":\"scale-burst\",\"size_kb\":%lu,\"rep\":%d,\"pages\":%ld,"
+	printf(FIGURE "{\"bench\":\"scale-burst\",\"size_kb\":%lu,\"rep\":%d,\"pages\":%ld,"
 	       "\"dirty\":%ld,\"busy\":%d,\"burst_us\":%.0f,\"p50_us\":%.1f,"
 	       "\"p99_us\":%.1f,\"max_us\":%.1f,\"lock_acq_map\":%ld,\"lock_acq_fault\":%ld,"
 	       "\"lock_acq_free\":%ld,\"lock_acq_fault_own\":%ld,"
@@ -447,42 +448,17 @@ int main(int argc, char **argv)
 {
 	long pages = 128, dirty = 0;
 	int busy = 0, reps = 1, refill_only = 0, only_free_mode = 0, no_wait = 0;
-	int opt, r, i;
+	int r, i;
 	pid_t kids[MAX_BUSY];
+	const struct opt opts[] = {
+		{ 'S', OPT_HPAGE, &kb }, { 'c', OPT_INT, &cpu },
+		{ 'n', OPT_LONG, &pages }, { 'd', OPT_LONG, &dirty },
+		{ 'b', OPT_INT, &busy }, { 'r', OPT_INT, &reps },
+		{ 'R', OPT_FLAG, &refill_only }, { 'W', OPT_FLAG, &only_free_mode },
+		{ 'N', OPT_FLAG, &no_wait }, { 0 }
+	};
 
-	while ((opt = getopt(argc, argv, "S:c:n:d:b:r:RWN")) != -1) {
-		switch (opt) {
-		case 'S':
-			kb = hpage_size_arg(optarg, usage, argv[0]);
-			break;
-		case 'c':
-			cpu = atoi(optarg);
-			break;
-		case 'n':
-			pages = atol(optarg);
-			break;
-		case 'd':
-			dirty = atol(optarg);
-			break;
-		case 'b':
-			busy = atoi(optarg);
-			break;
-		case 'r':
-			reps = atoi(optarg);
-			break;
-		case 'R':
-			refill_only = 1;
-			break;
-		case 'W':
-			only_free_mode = 1;
-			break;
-		case 'N':
-			no_wait = 1;
-			break;
-		default:
-			usage(argv[0]);
-		}
-	}
+	parse_opts(argc, argv, opts, usage);
 	if (pages < 1 || dirty < 0 || busy < 0 || busy > MAX_BUSY || reps < 1 ||
 	    (refill_only && dirty < 1) || (refill_only && only_free_mode) ||
 	    (no_wait && !only_free_mode))

@@ -5,7 +5,8 @@
  * Each primitive is applied piecewise (piece = 4K, 64K, 2M, 32M, 1G) over a
  * pre-faulted buffer; one pass zeroes the whole buffer once.  A pass is
  * repeated R times and median/min/max throughput (GB/s, 1e9 bytes/s) is
- * reported.  Runs pinned to the CPU it was started on.
+ * reported, as a table or with -j as figure lines ("bench: " and a JSON
+ * object).  Runs pinned to the CPU it was started on.
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
@@ -139,7 +140,7 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		"  -r reps  repetitions per measurement (default 5)\n"
 		"  -p list  only these primitives (comma-separated names)\n"
 		"  -c list  only these pieces (comma-separated, of 4K 64K 2M 32M 1G)\n"
-		"  -j       JSON output, one object per line\n"
+		"  -j       JSON output: one line \"bench: {...}\" per result\n"
 		"Primitives: stosb_4k stosb stosq_4k movnti avx2_nt clzero memset;\n"
 		"pieces 4K 64K 2M 32M 1G (pieces larger than the buffer are skipped).\n",
 		prog);
@@ -324,8 +325,8 @@ int main(int argc, char **argv)
 			continue;
 		if (!prims[i].avail) {
 			if (json)
-				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":false}\n",
-				       prims[i].name);
+				printf(FIGURE "{\"bench\":\"zero\",\"prim\":\"%s\","
+				       "\"available\":false}\n", prims[i].name);
 			else
 				printf("%-9s %8s %9s\n", prims[i].name, "-", "n/a");
 			continue;
@@ -347,8 +348,9 @@ int main(int argc, char **argv)
 			qsort(t, reps, sizeof(t[0]), cmp_double);
 			med = (t[(reps - 1) / 2] + t[reps / 2]) / 2;
 			if (json)
-				printf("{\"bench\":\"zero\",\"prim\":\"%s\",\"available\":true,"
-				       "\"piece\":%zu,\"bytes\":%zu,\"backing\":\"%s\",\"thp_kb\":%ld,\"cpu\":%d,"
+				printf(FIGURE "{\"bench\":\"zero\",\"prim\":\"%s\","
+				       "\"available\":true,\"piece\":%zu,\"bytes\":%zu,"
+				       "\"backing\":\"%s\",\"thp_kb\":%ld,\"cpu\":%d,"
 				       "\"reps\":%d,\"median_gbps\":%.3f,\"min_gbps\":%.3f,"
 				       "\"max_gbps\":%.3f}\n", prims[i].name, piece, size,
 				       kind, thp, cpu, reps, med, t[0], t[reps - 1]);

@@ -23,6 +23,13 @@ param() (
 	return $gl_rc
 )
 
+# setting NAME [DEFAULT]: a setting the harness gave this boot, the word
+# harness.NAME=VALUE of the kernel command line (the kernel ignores words
+# with a dot that name no built-in module); as param does.
+setting() {
+	param "harness.$1" "${2-}"
+}
+
 # expand_list LIST: the numbers of a CPU or node list as sysfs writes them
 # ("0-2,4" gives 0, 1, 2 and 4), one a line; nothing for an empty list.
 expand_list() (

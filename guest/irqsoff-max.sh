@@ -1,9 +1,9 @@
 #!/bin/sh
 # irqsoff-max.sh LABEL COMMAND...: run COMMAND under the irqsoff tracer and
-# print, as a JSON line for make bench, the longest section with
-# interrupts off meanwhile (tracing_max_latency, in us), where it began and
-# ended, and the functions on the stack where it ended. Needs
-# CONFIG_IRQSOFF_TRACER (the bench flavour has it).
+# print, as a figure line for make bench ("bench: " and a JSON object), the
+# longest section with interrupts off meanwhile (tracing_max_latency, in
+# us), where it began and ended, and the functions on the stack where it
+# ended. Needs CONFIG_IRQSOFF_TRACER (the bench flavour has it).
 label=$1
 shift
 tr=/sys/kernel/tracing
@@ -22,5 +22,5 @@ ended=$(sed -n 's/^# *=> ended at: *//p' $tr/trace | head -1)
 stack=$(sed -n 's/^ *=> *\([A-Za-z0-9_.]*\).*/\1/p' $tr/trace | head -6 | tr '\n' ' ')
 echo nop > $tr/current_tracer
 echo "# irqsoff $label: longest ${max} us, from $began to $ended; stack: $stack"
-echo "{\"bench\":\"irqsoff\",\"label\":\"$label\",\"max_us\":$max,\"began\":\"$began\",\"ended\":\"$ended\",\"stack\":\"$stack\"}"
+echo "bench: {\"bench\":\"irqsoff\",\"label\":\"$label\",\"max_us\":$max,\"began\":\"$began\",\"ended\":\"$ended\",\"stack\":\"$stack\"}"
 exit $rc

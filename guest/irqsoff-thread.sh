@@ -62,7 +62,7 @@ END {
 	}
 	for (f in fmax) printf "# longest section entered from %s: %.0f us\n", f, fmax[f]
 	printf "# irqsoff in khugezerod, %s kB pages: %d sections, median %d us, p99 %d us, p99.9 %d us, longest %.0f us (%s)\n", sz, n, med, p99, p999, max, where
-	printf "{\"bench\":\"irqsoff_thread\",\"size_kb\":%s,\"sections\":%d,\"median_us\":%d,\"p99_us\":%d,\"p999_us\":%d,\"max_us\":%.0f,\"began\":\"%s\"}\n", sz, n, med, p99, p999, max, where
+	printf "bench: {\"bench\":\"irqsoff_thread\",\"size_kb\":%s,\"sections\":%d,\"median_us\":%d,\"p99_us\":%d,\"p999_us\":%d,\"max_us\":%.0f,\"began\":\"%s\"}\n", sz, n, med, p99, p999, max, where
 }' sz="$sz" $tr/trace || rc=1
 echo > $tr/trace
 exit $rc

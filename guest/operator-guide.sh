@@ -15,7 +15,7 @@
 # twice, or not closed, or empty), or if the guide marks a block this
 # script does not know. Pools: the command line's 1 GiB pages, and 512
 # and 16 dirty 2 MiB pages on nodes 0 and 1.
-# The guide is OPERATOR.md next to this script (scripts/build-image.sh
+# The guide is OPERATOR.md next to this script (scripts/build/build-image.sh
 # puts it there in the guest image), or OPERATOR_MD=FILE.
 #   operator-guide.sh --show [FILE]
 # prints the blocks as they would run and exits, changing nothing (on the

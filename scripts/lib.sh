@@ -1,7 +1,8 @@
 # shellcheck shell=sh
 # Common settings for the harness scripts; sourced, never run.
 
-ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+# Every script that sources this file is in a room of scripts/.
+ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -22,7 +23,7 @@ export BASE
 # shellcheck disable=SC2034
 DEFAULT_BASE=$(printf '%s\n' "$bases" | awk 'NR == 1 { print $1 }')
 # KVER: the package's X.Y. A package of another suite is unpacked (not
-# installed) below APT, the private apt state of scripts/fetch-base.sh.
+# installed) below APT, the private apt state of scripts/build/fetch-base.sh.
 KVER=${PACKAGE#linux-source-}
 APT=$ROOT/build/apt
 PKGROOT=
@@ -82,6 +83,30 @@ picked() {
 	done
 	set +f
 	return 1
+}
+
+# boot_list FILE: the boots of a boot list (tests/boots/, columns in
+# tests/boots/README.md) that ONLY= picks, one a line without comments:
+#   NAME KERNEL PLAN MEM CPUS NODES TIMEOUT VM [KERNEL COMMAND LINE...]
+# with the flavour BOOT_FLAVOUR= names for the series' kernels.
+boot_list() {
+	[ -f "$1" ] || die "no boot list $1"
+	grep -v '^[[:space:]]*\(#\|$\)' "$1" | while read -r bl_name bl_kernel bl_rest; do
+		picked "$bl_name" || continue
+		case $bl_kernel in */*) ;; *) bl_kernel=${BOOT_FLAVOUR:-$bl_kernel} ;; esac
+		printf '%s %s %s\n' "$bl_name" "$bl_kernel" "$bl_rest"
+	done
+}
+
+# kernel_obj KERNEL: the object folder of a kernel of the boot lists:
+# FLAVOUR, the series built as configs/FLAVOUR.config says, in
+# build/BASE/obj-FLAVOUR; SOURCE/FLAVOUR, the worktree linux-SOURCE
+# (scripts/build/worktree.sh), in build/BASE/obj-SOURCE-FLAVOUR.
+kernel_obj() {
+	case $1 in
+	*/*) echo "$BUILD/obj-${1%%/*}-${1#*/}" ;;
+	*) echo "$BUILD/obj-$1" ;;
+	esac
 }
 
 # checkpatch NAME FILE: checkpatch --strict of the tree ($TREE) over FILE,

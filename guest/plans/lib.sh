@@ -11,26 +11,50 @@
 #   hp SIZE_KB COUNT            set the pool of that size (all nodes)
 #   retries N                   run the next test again if it fails, up to
 #                               N times, and report it as flaky if it passes
-# and prints TAP to $TAP (and stdout). Every test runs under a timeout.
-# The plans can call the functions of guest/guest-lib.sh too (param,
-# wait_zeroed, ...).
-# harness_tests=GLOB on the kernel command line (run-vm.sh's TESTS=) runs
-# only the tests whose names match; the others are not run nor counted.
+# and the functions of guest/guest-lib.sh (setting, wait_zeroed, ...).
+# Every test runs under a timeout.
+#
+# The boot's one result stream is KTAP on $TAP (the host's
+# build/BASE/logs/NAME.tap; its reader is scripts/report/ktap.py, which
+# states the format): the result lines, and as "# " lines everything the
+# plan and its tests print, each test's output after its start line
+# "# ---- NAME: COMMAND" and before its result. A figure is an output line
+# "bench: {JSON}". The kernel's messages stay on the console, where the
+# start and result lines are copied too, to place them.
+# harness.tests=GLOB (run-vm.sh's TESTS=) runs only the tests whose names
+# match; the others are not run nor counted.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 n=0
+# What the plan and its tests print collects in $out (appended to, so
+# that emptying it leaves no hole) until flush moves it into the stream.
+out=/tmp/plan-output
+exec 3>>"$TAP"
+: > "$out"
+exec >>"$out" 2>&1
 
-emit() { echo "$*"; echo "$*" >> "$TAP"; }
+flush() {
+	[ -s "$out" ] || return 0
+	tr -d '\r' < "$out" | sed 's/^# //; s/^/# /' >&3
+	: > "$out"
+}
+
+# emit LINE: a line of the stream itself (a result, the plan, Bail out!).
+emit() {
+	flush
+	echo "$*" >&3
+	echo "$*" > /dev/console
+}
 
 # shellcheck disable=SC1091 # the guest path of guest/guest-lib.sh
 . /selftests/guest-lib.sh
 
-# The accelerator the runner booted with (harness_accel= on the command line).
-accel=$(param harness_accel)
+# The accelerator the runner booted with.
+accel=$(setting accel)
 next_limit=
 next_tries=
-only=$(param harness_tests)
+only=$(setting tests)
 
-# wanted NAME: the test is one harness_tests= picks (all by default).
+# wanted NAME: the test is one harness.tests= picks (all by default).
 wanted() {
 	# shellcheck disable=SC2254
 	case $1 in ${only:-*}) return 0 ;; esac
@@ -56,7 +80,9 @@ t() {
 	tries=${next_tries:-1}
 	next_limit=
 	next_tries=
+	flush
 	echo "# ---- $name: $*"
+	echo "# ---- $name: $*" > /dev/console
 	try=1
 	failed=
 	while :; do
@@ -106,7 +132,7 @@ sysfs_set() {
 	echo "$2" > "$1" || emit "Bail out! cannot write $2 to $1"
 }
 
-emit "TAP version 13"
+emit "KTAP version 1"
 echo "# plan $PLAN on $(uname -r), $(grep -c ^processor /proc/cpuinfo) cpus, nodes with memory: $(cat /sys/devices/system/node/has_memory 2>/dev/null)"
 echo "# cmdline: $(cat /proc/cmdline)"
 # shellcheck disable=SC1090

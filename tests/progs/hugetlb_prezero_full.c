@@ -8,7 +8,7 @@
  *
  * The project's exhaustive test, run by make check in the guest; the series
  * carries the short tools/testing/selftests/mm/hugetlb_prezero.c. Built
- * against the kselftest headers of the work tree (scripts/build-test-progs.sh).
+ * against the kselftest headers of the work tree (scripts/build/build-test-progs.sh).
  *
  * Must run as root (sysfs_write_nonroot drops to uid 65534 in a child).
  * Every test restores the sysfs values it changes.
@@ -996,12 +996,36 @@ static char *long_buf(const struct long_write *lw, size_t page,
 	return buf;
 }
 
+/* What zeroed_reserve holds before the writes of one check: a count, max */
+static const char * const reserve_bases[] = { "7", "max" };
+
+/*
+ * A write @what to node @node's zeroed_reserve (-1: the global one, which
+ * may change them all) left the other nodes' as they were in @before.
+ */
+static void expect_others_same(struct __test_metadata *_metadata,
+			       FIXTURE_DATA(prezero) *self, int node,
+			       const struct reserve_set *before,
+			       const struct reserve_set *after,
+			       const char *label, const char *what)
+{
+	int n;
+
+	for (n = 0; node >= 0 && n < self->nr_nodes; n++) {
+		if (n == node)
+			continue;
+		EXPECT_STREQ(before->node[n], after->node[n]) {
+			TH_LOG("%s: %s changed node%d", label, what,
+			       self->nodes[n].nid);
+		}
+	}
+}
+
 /* The long writes to one zeroed_reserve file, over a count and over max */
 static void check_long_writes(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(prezero) *self, int node,
 			      const char *label)
 {
-	static const char * const bases[] = { "7", "max" };
 	const char *dir = node_dir(self, node);
 	struct reserve_set before, after;
 	size_t page = psize(), len = 0;
@@ -1010,12 +1034,12 @@ static void check_long_writes(struct __test_metadata *_metadata,
 	ssize_t ret, exp;
 	const char *got;
 	char *buf;
-	int n;
 
-	for (b = 0; b < ARRAY_SIZE(bases); b++) {
+	for (b = 0; b < ARRAY_SIZE(reserve_bases); b++) {
 		for (i = 0; i < ARRAY_SIZE(long_writes); i++) {
 			lw = &long_writes[i];
-			ASSERT_EQ(0, dir_write(dir, "zeroed_reserve", bases[b]));
+			ASSERT_EQ(0, dir_write(dir, "zeroed_reserve",
+					       reserve_bases[b]));
 			ASSERT_EQ(0, read_reserves(self, &before));
 			buf = long_buf(lw, page, &len);
 			ASSERT_NE(NULL, buf);
@@ -1028,7 +1052,7 @@ static void check_long_writes(struct __test_metadata *_metadata,
 			free(buf);
 			EXPECT_EQ(exp, ret) {
 				TH_LOG("%s: %s (%zu bytes) over %s: got %zd (%s), want %zd",
-				       label, lw->what, len, bases[b], ret,
+				       label, lw->what, len, reserve_bases[b], ret,
 				       ret < 0 ? strerror(-ret) : "accepted",
 				       exp);
 			}
@@ -1042,16 +1066,10 @@ static void check_long_writes(struct __test_metadata *_metadata,
 			got = node < 0 ? after.global : after.node[node];
 			EXPECT_STREQ(lw->out, got) {
 				TH_LOG("%s: after %s (%zu bytes) over %s",
-				       label, lw->what, len, bases[b]);
+				       label, lw->what, len, reserve_bases[b]);
 			}
-			for (n = 0; node >= 0 && n < self->nr_nodes; n++) {
-				if (n == node)
-					continue;
-				EXPECT_STREQ(before.node[n], after.node[n]) {
-					TH_LOG("%s: %s changed node%d", label,
-					       lw->what, self->nodes[n].nid);
-				}
-			}
+			expect_others_same(_metadata, self, node, &before,
+					   &after, label, lw->what);
 		}
 	}
 }
@@ -1061,13 +1079,12 @@ static void check_write_forms(struct __test_metadata *_metadata,
 			      FIXTURE_DATA(prezero) *self, int node,
 			      const char *label)
 {
-	static const char * const bases[] = { "7", "max" };
 	const char *dir = node_dir(self, node);
 	struct reserve_set before, after;
-	char buf[VAL_LEN], exp[VAL_LEN];
+	char buf[VAL_LEN], exp[VAL_LEN], what[2 * VAL_LEN + 8];
 	unsigned long nr;
 	unsigned int i, b;
-	int ret, n;
+	int ret;
 
 	for (i = 0; i < ARRAY_SIZE(valid_writes); i++) {
 		ASSERT_EQ(0, read_reserves(self, &before));
@@ -1083,15 +1100,10 @@ static void check_write_forms(struct __test_metadata *_metadata,
 		}
 		/* a node's write leaves the other nodes alone */
 		ASSERT_EQ(0, read_reserves(self, &after));
-		for (n = 0; node >= 0 && n < self->nr_nodes; n++) {
-			if (n == node)
-				continue;
-			EXPECT_STREQ(before.node[n], after.node[n]) {
-				TH_LOG("%s: write '%s' changed node%d", label,
-				       esc(valid_writes[i].in),
-				       self->nodes[n].nid);
-			}
-		}
+		snprintf(what, sizeof(what), "write '%s'",
+			 esc(valid_writes[i].in));
+		expect_others_same(_metadata, self, node, &before, &after,
+				   label, what);
 	}
 
 	/* a count above the pool size is accepted and reads back as is */
@@ -1104,8 +1116,9 @@ static void check_write_forms(struct __test_metadata *_metadata,
 	ASSERT_LT(0, dir_read(dir, "zeroed_reserve", buf, sizeof(buf)));
 	EXPECT_STREQ(exp, buf);
 
-	for (b = 0; b < ARRAY_SIZE(bases); b++) {
-		ASSERT_EQ(0, dir_write(dir, "zeroed_reserve", bases[b]));
+	for (b = 0; b < ARRAY_SIZE(reserve_bases); b++) {
+		ASSERT_EQ(0, dir_write(dir, "zeroed_reserve",
+				       reserve_bases[b]));
 		ASSERT_EQ(0, read_reserves(self, &before));
 
 		/* an empty write(2) is either a no-op or -EINVAL */

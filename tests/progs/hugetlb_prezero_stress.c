@@ -1163,7 +1163,7 @@ static bool cop_possible(enum cop op)
 static void *chaos(void *arg)
 {
 	unsigned int total = 0, w;
-	int pagemap, op;
+	int pagemap, op, node;
 	struct ctx c;
 	sigset_t set;
 	bool ok;
@@ -1185,18 +1185,17 @@ static void *chaos(void *arg)
 		if (!cop_possible(op))
 			continue;
 		cop_tried[op]++;
+		/* the _NODE ops act on a random node with memory */
+		node = op == C_POOL_NODE || op == C_RESERVE_NODE ?
+		       rnd_mem_node(&c, -1) : -1;
 		switch (op) {
 		case C_POOL:
-			ok = chaos_pool(&c, -1);
-			break;
 		case C_POOL_NODE:
-			ok = chaos_pool(&c, rnd_mem_node(&c, -1));
+			ok = chaos_pool(&c, node);
 			break;
 		case C_RESERVE:
-			ok = chaos_reserve(&c, -1);
-			break;
 		case C_RESERVE_NODE:
-			ok = chaos_reserve(&c, rnd_mem_node(&c, -1));
+			ok = chaos_reserve(&c, node);
 			break;
 		case C_WORKERS:
 			ok = chaos_workers(&c);

@@ -1,0 +1,17 @@
+#!/bin/sh
+# Lint: shellcheck over the harness, checkpatch --strict over every patch
+# (except the checks listed in tests/checkpatch-ignore, each with a reason).
+set -eu
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+rc=0
+say "== shellcheck"
+shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/*/*.sh "$ROOT"/.ci/run "$ROOT"/guest/init \
+	"$ROOT"/guest/*.sh "$ROOT"/guest/bin/* || rc=1
+shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
+say "== checkpatch --strict"
+for p in $(grep -v '^#' "$PATCHES/series"); do
+	checkpatch "$p" "$PATCHES/$p" || rc=1
+done
+exit "$rc"
