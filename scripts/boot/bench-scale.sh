@@ -10,8 +10,8 @@
 # longest interrupts-off sections against stock's, the threads' refill
 # rate by extent size and worker count).
 # scripts/report/bench-scale-report.py writes build/BASE/bench/scale.json,
-# docs/BENCHMARKS-scale.md (docs/BENCHMARKS-scale-BASE.md for a backport)
-# and the same text as the last section of docs/BENCHMARKS.md.
+# docs/generated/BENCHMARKS-scale.md (docs/generated/BENCHMARKS-scale-BASE.md for a backport)
+# and the same text as the last section of docs/generated/BENCHMARKS.md.
 # Environment: BENCH_REPS (repetitions, default 3), ACCEL.
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -23,7 +23,7 @@ rc=0
 suffix=
 [ "$BASE" = "$DEFAULT_BASE" ] || suffix=-$BASE
 python3 "$ROOT/scripts/report/bench-scale-report.py" "$LOGS" "$BUILD/bench" \
-	"$ROOT/docs/BENCHMARKS-scale$suffix.md" "$ROOT/docs/BENCHMARKS$suffix.md" ||
+	"$ROOT/docs/generated/BENCHMARKS-scale$suffix.md" "$ROOT/docs/generated/BENCHMARKS$suffix.md" ||
 	die "no report (see $LOGS/bench-scale.tap)"
 stage_done bench-scale "$start"
 exit "$rc"

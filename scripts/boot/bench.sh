@@ -4,7 +4,7 @@
 # on the series), print one table, then run the scale part
 # (scripts/boot/bench-scale.sh). scripts/report/bench-report.py writes
 # build/BASE/bench/results.json, table.txt and fault-latency.png, and
-# docs/BENCHMARKS.md (docs/BENCHMARKS-6.12.md for BASE=6.12).
+# docs/generated/BENCHMARKS.md (docs/generated/BENCHMARKS-6.12.md for BASE=6.12).
 # Environment: BENCH_REPS (repetitions, default 5), BENCH_1G=all (every
 # method and mapping for 1 GiB pages too: three more rows of 2 GiB cleared
 # per repetition; not timed yet), ACCEL.
@@ -16,10 +16,10 @@ start=$(now)
 rc=0
 "$ROOT/scripts/boot/pipeline.sh" bench || rc=$?
 say ""
-# The default base's figures are docs/BENCHMARKS.md, a backport's
-# docs/BENCHMARKS-BASE.md.
-doc=$ROOT/docs/BENCHMARKS.md
-[ "$BASE" = "$DEFAULT_BASE" ] || doc=$ROOT/docs/BENCHMARKS-$BASE.md
+# The default base's figures are docs/generated/BENCHMARKS.md, a backport's
+# docs/generated/BENCHMARKS-BASE.md.
+doc=$ROOT/docs/generated/BENCHMARKS.md
+[ "$BASE" = "$DEFAULT_BASE" ] || doc=$ROOT/docs/generated/BENCHMARKS-$BASE.md
 python3 "$ROOT/scripts/report/bench-report.py" "$LOGS" "$BUILD/bench" "$doc" ||
 	die "no report (see $LOGS/bench-stock.tap and bench-patched.tap)"
 say ""

@@ -8,7 +8,7 @@ OUT/results.json (every figure), OUT/table.txt (the table, also printed),
 OUT/fault-latency.dat and OUT/qemu-ready.dat and, with gnuplot and
 bench-plot.gp and bench-plot-ready.gp of this folder, OUT/fault-latency.png
 and OUT/qemu-ready.png; then rewrites DOC
-(docs/BENCHMARKS.md) with the table, the machine, the accelerator, the
+(docs/generated/BENCHMARKS.md) with the table, the machine, the accelerator, the
 kernels and the command. Medians, minima and maxima are over the
 repetitions; nothing here judges a timing.
 """

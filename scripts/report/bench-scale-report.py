@@ -5,9 +5,9 @@ Reads the figures of guest/plans/scale-bench in the result stream of the
 scale boot (LOGS/bench-scale.tap and its .verdict; ktap.py), each with its
 kernel and config, and those of the 2-vCPU boots (bench-fair-stock and
 bench-fair-patched, guest/plans/fair-bench) where they ran, and writes
-OUT/scale.json (every figure), PART (docs/BENCHMARKS-scale.md: the table,
+OUT/scale.json (every figure), PART (docs/generated/BENCHMARKS-scale.md: the table,
 the command and how to read it) and the same text as the last section of
-DOC (docs/BENCHMARKS.md), which bench-report.py keeps when it rewrites
+DOC (docs/generated/BENCHMARKS.md), which bench-report.py keeps when it rewrites
 DOC. Medians are over the repetitions; nothing here judges a figure.
 """
 import datetime

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Lint: shellcheck over the harness, checkpatch --strict over every patch
+# Lint: shellcheck over the harness, the unit tests of the result stream's
+# reader (tests/report), checkpatch --strict over every patch
 # (except the checks listed in tests/checkpatch-ignore, each with a reason).
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -10,6 +11,8 @@ say "== shellcheck"
 shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/*/*.sh "$ROOT"/.ci/run "$ROOT"/guest/init \
 	"$ROOT"/guest/*.sh "$ROOT"/guest/bin/* || rc=1
 shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
+say "== the result stream's reader"
+python3 -m unittest discover -s "$ROOT/tests/report" || rc=1
 say "== checkpatch --strict"
 for p in $(grep -v '^#' "$PATCHES/series"); do
 	checkpatch "$p" "$PATCHES/$p" || rc=1
