@@ -2,7 +2,9 @@
 # check-warned-items.sh: every "invalid hugepage_prezero= item '...'"
 # warning names an item of a hugepage_prezero= of the command line whole,
 # as it was given.
-items=$(tr ' ' '\n' < /proc/cmdline | sed -n 's/^hugepage_prezero=//p' | tr , '\n')
+# shellcheck source=guest/guest-lib.sh
+. "$(dirname "$0")/guest-lib.sh"
+items=$(params hugepage_prezero | tr , '\n')
 rc=0
 n=0
 for w in $(dmesg | sed -n "s/.*invalid hugepage_prezero= item '\([^']*\)': .*/\1/p" | sed 's/^$/<empty>/'); do

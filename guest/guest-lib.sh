@@ -23,6 +23,18 @@ param() (
 	return $gl_rc
 )
 
+# params NAME: the values of every NAME=VALUE word of the kernel command
+# line, in order, one a line (a parameter given more than once).
+params() (
+	set -f
+	read -r gl_line < "${CMDLINE:-/proc/cmdline}"
+	for gl_w in $gl_line; do
+		case $gl_w in
+		"$1"=*) printf '%s\n' "${gl_w#*=}" ;;
+		esac
+	done
+)
+
 # setting NAME [DEFAULT]: a setting the harness gave this boot, the word
 # harness.NAME=VALUE of the kernel command line (the kernel ignores words
 # with a dot that name no built-in module); as param does.
