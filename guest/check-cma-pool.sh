@@ -33,8 +33,8 @@ cma_stats() {
 # migrate, which alloc_contig_range() can fail to do for a moment (-EBUSY:
 # a page pinned or locked meanwhile); hugetlb then takes the page from
 # outside CMA, or does without. Then give the pages back and try again, up
-# to 3 times, saying each time what happened; the test then exits 5, which
-# the harness reports as a flaky pass, with these lines.
+# to 3 times, saying each time what happened; a pass then says "# flaky:"
+# on its output, which the harness reports as a flaky pass, with these lines.
 retried=0
 grow() {
 	try=1
@@ -86,6 +86,5 @@ cma_back
 grow
 "$dir/check-pool.sh" wait "$sz" || exit 1
 if [ "$retried" -gt 0 ]; then
-	echo "# passed, but $retried attempts to take the pages from CMA failed"
-	exit 5
+	echo "# flaky: passed, but $retried attempts to take the pages from CMA failed"
 fi
