@@ -16,7 +16,7 @@ base_line=$(printf '%s\n' "$bases" | awk -v want="${BASE:-}" 'want == "" || $1 =
 [ -n "$base_line" ] ||
 	die "BASE=${BASE:-}: not a line of $ROOT/BASE (known: $(printf '%s\n' "$bases" | awk '{ printf "%s ", $1 }'))"
 # shellcheck disable=SC2034 # used by the scripts that source this
-read -r BASE PACKAGE VERSION SUITE PATCHES_DIR <<EOF
+read -r BASE PACKAGE VERSION SUITE PATCHES_DIR PART2_DIR <<EOF
 $base_line
 EOF
 export BASE
@@ -34,6 +34,13 @@ TARBALL=$PKGROOT/usr/src/linux-source-$KVER.tar.xz
 DEBIAN_CONFIG_DIR=$PKGROOT/usr/src/linux-config-$KVER
 # shellcheck disable=SC2034
 PATCHES=$ROOT/$PATCHES_DIR
+# PART2: the folder of the second series, on top of the first, or nothing.
+# In the work tree the branch v1 marks the first series' last commit.
+PART2=
+[ "${PART2_DIR:--}" = - ] || PART2=$ROOT/$PART2_DIR
+# SERIES_DIRS: the series' folders, in the order they apply.
+# shellcheck disable=SC2034
+SERIES_DIRS="$PATCHES${PART2:+ $PART2}"
 BUILD=${BUILD:-$ROOT/build/$BASE}
 TREE=${TREE:-$BUILD/linux}
 # shellcheck disable=SC2034
@@ -83,6 +90,15 @@ picked() {
 	done
 	set +f
 	return 1
+}
+
+# series_files: the patch files of the series (SERIES_DIRS), in the
+# order they apply, one a line.
+series_files() {
+	for sf_dir in $SERIES_DIRS; do
+		[ -f "$sf_dir/series" ] || die "no series file in $sf_dir"
+		grep -v '^[[:space:]]*\(#\|$\)' "$sf_dir/series" | sed "s|^|$sf_dir/|"
+	done
 }
 
 # boot_list FILE: the boots of a boot list (tests/boots/, columns in

@@ -3,7 +3,7 @@
 # the time of each stage: the guest image and every program in it (the
 # same for every list: scripts/build/build-userspace.sh), each kernel the
 # picked boots name (the KERNEL column: FLAVOUR, or SOURCE/FLAVOUR with
-# SOURCE base, knobs or stable, see scripts/build/worktree.sh), then the
+# SOURCE base, knobs, stable or v1, see scripts/build/worktree.sh), then the
 # boots (scripts/boot/run-boots.sh); the summary line comes last. Exit 1
 # if a boot failed.
 set -eu
@@ -16,9 +16,9 @@ start=$(now)
 rm -f "$LOGS/summary.txt"
 if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$PATCHES/series" ]; then
 	tree_n=$(git -C "$TREE" rev-list --count base..HEAD)
-	series_n=$(grep -c . "$PATCHES/series" || true)
+	series_n=$(series_files | grep -c . || true)
 	[ "$tree_n" = "$series_n" ] ||
-		say "note: $TREE has $tree_n commits, $PATCHES_DIR/series $series_n: testing it as it is"
+		say "note: $TREE has $tree_n commits, the series $series_n patches: testing it as it is"
 fi
 kernels=$(boot_list "$list" | awk '{ print $2 }' | sort -u)
 [ -n "$kernels" ] || die "no boot in $list matches ONLY=${ONLY:-}"
@@ -34,7 +34,8 @@ for k in $kernels; do
 	base) tree=$("$ROOT/scripts/build/worktree.sh" base base) ;;
 	knobs) tree=$("$ROOT/scripts/build/worktree.sh" knobs HEAD "$ROOT/bench/kernel-patches/$BASE") ;;
 	stable) tree=$("$ROOT/scripts/build/worktree.sh" stable base "$ROOT/docs/stable/$BASE") ;;
-	*) die "$list: kernel $k: no source $src (base, knobs, stable)" ;;
+	v1) tree=$("$ROOT/scripts/build/worktree.sh" v1 v1) ;;
+	*) die "$list: kernel $k: no source $src (base, knobs, stable, v1)" ;;
 	esac
 	"$ROOT/scripts/build/build-kernel.sh" "$flavour" "$tree" "$(kernel_obj "$k")"
 done

@@ -9,7 +9,7 @@ if [ -d "$TREE/.git" ] && [ "${FORCE:-0}" != 1 ]; then
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] ||
 		die "$TREE has uncommitted changes (FORCE=1 to remove anyway)"
 	n=$(git -C "$TREE" rev-list --count base..HEAD)
-	[ "$n" = "$(grep -c . "$PATCHES/series" || true)" ] ||
-		die "$TREE has commits that differ from $PATCHES_DIR/: 'make export' first (FORCE=1 to remove anyway)"
+	[ "$n" = "$(series_files | grep -c . || true)" ] ||
+		die "$TREE has commits that differ from the series: 'make export' first (FORCE=1 to remove anyway)"
 fi
 rm -rf "$BUILD"

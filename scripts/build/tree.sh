@@ -1,7 +1,10 @@
 #!/bin/sh
 # Unpack the base kernel into the work tree (a git repository whose first
 # commit is the base, tagged "base") and apply the base's series (patches/
-# for the default base, patches-6.12/ for BASE=6.12) with git am.
+# for the default base, patches-6.12/ for BASE=6.12) with git am; then
+# its part 2, if the file BASE names one, with the branch v1 left at the
+# first series' last commit (rebase.updateRefs keeps it there through a
+# git rebase -i).
 #
 # KERNEL_SRC=/path/to/linux: apply the series to that git tree instead, on a
 # new branch "hugetlb-prezero" (the tree must be clean).
@@ -9,11 +12,6 @@
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
-
-# list_series: the patch files named by the series file, in order.
-list_series() {
-	grep -v '^[[:space:]]*\(#\|$\)' "$PATCHES/series" | sed "s|^|$PATCHES/|"
-}
 
 # ids_of_tree DIR: patch ids of the commits after "base".
 ids_of_tree() {
@@ -23,21 +21,27 @@ ids_of_tree() {
 }
 
 ids_of_patches() {
-	list_series | while read -r p; do
+	series_files | while read -r p; do
 		git patch-id --stable < "$p" | cut -d' ' -f1
 	done | sort
 }
 
 apply_series() {
 	dir=$1
-	list_series | while read -r p; do
+	series_files | while read -r p; do
 		[ -f "$p" ] || die "series names $p, which does not exist"
+		# The first patch of part 2: v1 is the commit before it.
+		if [ -n "$PART2" ] && [ -z "${v1_marked:-}" ] && [ "${p#"$PART2"/}" != "$p" ]; then
+			git -C "$dir" branch -f v1 HEAD
+			v1_marked=1
+		fi
 		if ! git -C "$dir" am -q --keep-cr "$p"; then
 			git -C "$dir" am --abort || true
 			die "patch does not apply: $(basename "$p")"
 		fi
 	done
-	say "applied $(list_series | wc -l) patches on $(git -C "$dir" describe --always base)"
+	git -C "$dir" config rebase.updateRefs true
+	say "applied $(series_files | wc -l) patches on $(git -C "$dir" describe --always base)"
 }
 
 if [ -n "${KERNEL_SRC:-}" ]; then
@@ -54,11 +58,12 @@ fi
 start=$(now)
 if [ -d "$TREE/.git" ]; then
 	if [ "$(ids_of_tree "$TREE")" != "$(ids_of_patches)" ] && [ "${FORCE:-0}" != 1 ]; then
-		die "$TREE has commits that differ from $PATCHES_DIR/: run 'make export' first (or FORCE=1 make tree to drop them)"
+		die "$TREE has commits that differ from the series: run 'make export' first (or FORCE=1 make tree to drop them)"
 	fi
 	[ -z "$(git -C "$TREE" status --porcelain --untracked-files=no)" ] || [ "${FORCE:-0}" = 1 ] ||
 		die "$TREE has uncommitted changes: commit and 'make export' them first (or FORCE=1)"
 	git -C "$TREE" checkout -q -f -B main base
+	git -C "$TREE" branch -D v1 >/dev/null 2>&1 || :
 else
 	[ -f "$TARBALL" ] || die "$TARBALL missing: run 'make deps' (package $PACKAGE)"
 	if [ -n "$PKGROOT" ]; then

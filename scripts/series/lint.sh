@@ -14,7 +14,7 @@ shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
 say "== the result stream's reader"
 python3 -m unittest discover -s "$ROOT/tests/report" || rc=1
 say "== checkpatch --strict"
-for p in $(grep -v '^#' "$PATCHES/series"); do
-	checkpatch "$p" "$PATCHES/$p" || rc=1
+for p in $(series_files); do
+	checkpatch "$(basename "$p")" "$p" || rc=1
 done
 exit "$rc"

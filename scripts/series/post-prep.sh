@@ -1,7 +1,8 @@
 #!/bin/sh
 # post-prep.sh: a ready-to-post copy of the base's series in
-# build/BASE/post/, from the poster's identity instead of the project's
-# placeholder, checked with checkpatch --strict.
+# build/BASE/post/ (its part 2, if the file BASE names one, in
+# build/BASE/post-part2/), from the poster's identity instead of the
+# project's placeholder, checked with checkpatch --strict.
 #
 # It copies the series folder (the cover letter, then the patches in
 # `series` order) as committed, not scripts/series/series.sh's output: the
@@ -183,42 +184,48 @@ rewrite() {
 	' "$1"
 }
 
-say "post-prep: posting $PATCHES_DIR/ as $name <$email> ($from)"
-out=$BUILD/post
-tmp=$BUILD/post.tmp
-rm -rf "$out" "$tmp"
-mkdir -p "$tmp"
-patches=$(grep -v '^#' "$PATCHES/series")
-# Numbered subjects, as make series gives them ("[PATCH 01/13]"; a
-# backport's name its base: "[PATCH 6.12 01/13]").
-total=$(printf '%s\n' "$patches" | grep -c .)
 prefix=PATCH
 [ "$BASE" = "$DEFAULT_BASE" ] || prefix="PATCH $BASE"
-[ ! -f "$PATCHES/0000-cover-letter.patch" ] ||
-	rewrite "$PATCHES/0000-cover-letter.patch" > "$tmp/0000-cover-letter.patch"
-i=0
-for p in $patches; do
-	[ -f "$PATCHES/$p" ] || die "$PATCHES_DIR/$p: in its series file, but missing"
-	i=$((i + 1))
-	rewrite "$PATCHES/$p" "$prefix $(printf '%0*d' "${#total}" "$i")/$total" > "$tmp/$p"
-done
 
-rc=0
-left=$(grep -rlF -e "$PROJECT_EMAIL" -e "$PROJECT_NAME" "$tmp" || true)
-if [ -n "$left" ]; then
-	say "the placeholder is still in:"
-	say "$left"
-	rc=1
-fi
-say "== checkpatch --strict ($checkpatch)"
-for p in $patches; do
-	n=$(grep -cxF "$NEW_SOB" "$tmp/$p" || true)
-	if [ "$n" != 1 ]; then
-		say "$p: $n Signed-off-by: lines of $name <$email>, not 1"
+# prep DIR OUT: the series of DIR rewritten into OUT, and checked.
+prep() {
+	say "post-prep: posting ${1#"$ROOT"/}/ as $name <$email> ($from)"
+	tmp=$2.tmp
+	rm -rf "$2" "$tmp"
+	mkdir -p "$tmp"
+	patches=$(grep -v '^#' "$1/series")
+	# Numbered subjects, as make series gives them ("[PATCH 01/13]"; a
+	# backport's name its base: "[PATCH 6.12 01/13]").
+	total=$(printf '%s\n' "$patches" | grep -c .)
+	[ ! -f "$1/0000-cover-letter.patch" ] ||
+		rewrite "$1/0000-cover-letter.patch" > "$tmp/0000-cover-letter.patch"
+	i=0
+	for p in $patches; do
+		[ -f "$1/$p" ] || die "${1#"$ROOT"/}/$p: in its series file, but missing"
+		i=$((i + 1))
+		rewrite "$1/$p" "$prefix $(printf '%0*d' "${#total}" "$i")/$total" > "$tmp/$p"
+	done
+
+	rc=0
+	left=$(grep -rlF -e "$PROJECT_EMAIL" -e "$PROJECT_NAME" "$tmp" || true)
+	if [ -n "$left" ]; then
+		say "the placeholder is still in:"
+		say "$left"
 		rc=1
 	fi
-	checkpatch "$p" "$tmp/$p" || rc=1
-done
-[ "$rc" = 0 ] || die "not ready to post; the rewritten copy is in $tmp"
-mv "$tmp" "$out"
-say "post-prep: $(find "$out" -name '*.patch' | wc -l) files in $out, from $name <$email>"
+	say "== checkpatch --strict ($checkpatch)"
+	for p in $patches; do
+		n=$(grep -cxF "$NEW_SOB" "$tmp/$p" || true)
+		if [ "$n" != 1 ]; then
+			say "$p: $n Signed-off-by: lines of $name <$email>, not 1"
+			rc=1
+		fi
+		checkpatch "$p" "$tmp/$p" || rc=1
+	done
+	[ "$rc" = 0 ] || die "not ready to post; the rewritten copy is in $tmp"
+	mv "$tmp" "$2"
+	say "post-prep: $(find "$2" -name '*.patch' | wc -l) files in $2, from $name <$email>"
+}
+
+prep "$PATCHES" "$BUILD/post"
+[ -z "$PART2" ] || prep "$PART2" "$BUILD/post-part2"

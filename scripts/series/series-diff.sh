@@ -38,12 +38,24 @@
 # is patches/'s, "+" patches-6.12/'s, followed by the patch line itself
 # ("-+x": 7.3's patch adds x, 6.12's does not).
 # SERIES_A, SERIES_B and EXPECT override the two folders and the list.
+# Where both bases have a part 2 (the file BASE), their part 2 folders are
+# held against tests/series-differences-part2 the same way, first.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
 
-A=${SERIES_A:-$ROOT/patches}
-B=${SERIES_B:-$ROOT/patches-6.12}
+if [ -z "${SERIES_A:-}" ]; then
+	# shellcheck disable=SC2046 # two folder names
+	set -- $(awk '!/^[[:space:]]*(#|$)/ && ++n <= 2 { print $5, ($6 == "" ? "-" : $6) }' "$ROOT/BASE") "$@"
+	if [ "$2" != - ] && [ "$4" != - ] && [ "${5:-}" != --show ]; then
+		SERIES_A=$ROOT/$2 SERIES_B=$ROOT/$4 EXPECT=$ROOT/tests/series-differences-part2 \
+			"$0" || exit 1
+	fi
+	SERIES_A=$ROOT/$1 SERIES_B=$ROOT/$3
+	shift 4
+fi
+A=$SERIES_A
+B=${SERIES_B:?}
 EXPECT=${EXPECT:-$ROOT/tests/series-differences}
 TODO="TODO: say why"
 for d in "$A" "$B"; do
