@@ -87,7 +87,7 @@ bisect-check: deps $(WORK)
 config-matrix: deps $(WORK)
 	@$(S)/series/config-matrix.sh
 
-stable-check: image
+stable-check: deps $(WORK)
 	@$(S)/boot/stable-check.sh
 
 clean:

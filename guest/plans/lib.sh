@@ -26,17 +26,21 @@
 # match; the others are not run nor counted.
 TEST_TIMEOUT=${TEST_TIMEOUT:-900}
 n=0
-# What the plan and its tests print collects in $out (appended to, so
-# that emptying it leaves no hole) until flush moves it into the stream.
+# What the plan and its tests print collects in $out; flush copies what
+# is new since the last flush ($shown bytes were) into the stream, each
+# line whole, so that a line cut short cannot swallow the result after it.
 out=/tmp/plan-output
+shown=0
 exec 3>>"$TAP"
 : > "$out"
 exec >>"$out" 2>&1
 
 flush() {
-	[ -s "$out" ] || return 0
-	tr -d '\r' < "$out" | sed 's/^# //; s/^/# /' >&3
-	: > "$out"
+	fl_size=$(wc -c < "$out")
+	[ "$fl_size" -gt "$shown" ] || return 0
+	head -c "$fl_size" "$out" | tail -c +"$((shown + 1))" |
+		awk '{ gsub(/\r/, ""); sub(/^# /, ""); print "# " $0 }' >&3
+	shown=$fl_size
 }
 
 # emit LINE: a line of the stream itself (a result, the plan, Bail out!).
@@ -82,6 +86,7 @@ t() {
 	next_limit=
 	next_tries=
 	flush
+	began=$shown
 	echo "# ---- $name: $*"
 	echo "# ---- $name: $*" > /dev/console
 	try=1
@@ -98,7 +103,8 @@ t() {
 		echo "# ---- $name failed (exit=$rc), run $try of $tries: $*"
 	done
 	# A pass that says it needed another try is reported as flaky.
-	[ "$rc" != 0 ] || [ -n "$failed" ] || ! grep -q '^# flaky: ' "$out" || rc=flaky
+	[ "$rc" != 0 ] || [ -n "$failed" ] ||
+		! tail -c +"$((began + 1))" "$out" | grep -q '^# flaky: ' || rc=flaky
 	# A skip after a failed run is no pass: it is reported as a failure.
 	case $rc in
 	0) emit "ok $n $name # time=${secs}s${failed:+ flaky: failed with $failed, passed on run $try}" ;;

@@ -22,6 +22,11 @@ if [ -n "$(git -C "$TREE" rev-list base..HEAD 2>/dev/null)" ] || [ -s "$PATCHES/
 fi
 kernels=$(boot_list "$list" | awk '{ print $2 }' | sort -u)
 [ -n "$kernels" ] || die "no boot in $list matches ONLY=${ONLY:-}"
+# No result of an earlier run may be read as this one's, if a build fails.
+mkdir -p "$LOGS"
+for b in $(boot_list "$list" | awk '{ print $1 }'); do
+	rm -f "$LOGS/$b.tap" "$LOGS/$b.verdict" "$LOGS/$b.console" "$LOGS/$b.qemu"
+done
 
 "$ROOT/scripts/build/build-userspace.sh"
 for k in $kernels; do

@@ -56,6 +56,7 @@ while read -r name kernel gplan mem cpus nodes limit vm cmdline; do
 	boots="$boots $name"
 	# The VM column: settings of run-vm.sh.
 	solo='' vmenv=''
+	set -f
 	for o in $(echo "$vm" | tr , ' '); do
 		case $o in
 		-) ;;
@@ -66,6 +67,7 @@ while read -r name kernel gplan mem cpus nodes limit vm cmdline; do
 		*) die "$list: boot $name: unknown VM setting '$o' (solo, prealloc, hotplug=MIB, tests=GLOB)" ;;
 		esac
 	done
+	set +f
 	# shellcheck disable=SC2086 # one word per boot
 	while [ -n "$running" ] &&
 	      { [ -n "$solo" ] || [ "$(set -- $running; echo $#)" -ge "$vms" ] ||
@@ -75,7 +77,8 @@ while read -r name kernel gplan mem cpus nodes limit vm cmdline; do
 	say "== boot $name ($kernel kernel, plan $gplan, ${mem} MiB, $cpus CPUs, $nodes nodes, VM $vm): $cmdline"
 	rm -f "$LOGS/$name.exit"
 	# shellcheck disable=SC2086 # one VAR=VALUE per word
-	( rc=0
+	( set -f
+	  rc=0
 	  env $vmenv KERNEL="$(kernel_obj "$kernel")/arch/x86/boot/bzImage" MEM="$mem" \
 		CPUS="$cpus" NODES="$nodes" TIMEOUT="$limit" \
 		"$ROOT/scripts/boot/run-vm.sh" "$name" "$gplan" "$cmdline" || rc=$?

@@ -93,7 +93,7 @@ problems=$("$ROOT/scripts/boot/scan-log.sh" "$con" || true)
 	echo "boot $name plan=$plan accel=$accel secs=$secs rc=$rc"
 	if [ "$rc" -eq 124 ]; then
 		echo "boot-fail: timed out after ${limit}s"
-	elif ! grep -q 'guest: done' "$tap"; then
+	elif ! grep -q '^# guest: done' "$tap"; then
 		echo "boot-fail: the guest did not finish its plan (qemu exit $rc)"
 	fi
 	grep -q '^1\.\.' "$tap" || echo "boot-fail: no KTAP plan line from the guest"

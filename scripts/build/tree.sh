@@ -44,6 +44,10 @@ apply_series() {
 	say "applied $(series_files | wc -l) patches on $(git -C "$dir" describe --always base)"
 }
 
+# Every series file is there (series_files dies otherwise, which a pipe
+# or a command substitution would not pass on).
+series_files > /dev/null
+
 if [ -n "${KERNEL_SRC:-}" ]; then
 	git -C "$KERNEL_SRC" rev-parse --git-dir >/dev/null 2>&1 ||
 		die "KERNEL_SRC=$KERNEL_SRC is not a git tree"

@@ -605,9 +605,9 @@ image). guest/plans/bench runs in both; timings are never asserted.
   anonymous memory (private), a MAP_SHARED hugetlb memfd (shared) or a
   MAP_PRIVATE one (memfd-private), then unmaps it. Per page is the total
   divided by the pages, median [min..max] over the repetitions (5 unless
-  bench_reps= says otherwise); a warm-up repetition before them pays QEMU's
+  BENCH_REPS= says otherwise); a warm-up repetition before them pays QEMU's
   first touch of guest memory. The 1 GiB rows are the three combinations
-  that cover each method and mapping (bench_1g=all runs all six). "prezeroed
+  that cover each method and mapping (BENCH_1G=all runs all six). "prezeroed
   hits" is the share of faults counted as htlb_prezero_hit: 100% means every
   page came zeroed.
 * **2. Preallocation**: bench/prealloc_bench populates a 512 MiB memfd

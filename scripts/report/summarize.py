@@ -80,13 +80,18 @@ def summarize(logs, base, boots):
             n["failed"] += 1
             continue
         tap = os.path.join(logs, boot + ".tap")
-        for t in ktap.read(tap).tests:
+        stream = ktap.read(tap)
+        problems = list(ver["problems"])
+        if stream.plan is not None and stream.plan != len(stream.tests):
+            problems.append("boot-fail: %d results for a plan of %d tests"
+                            % (len(stream.tests), stream.plan))
+        for t in stream.tests:
             reason = next((r for g, name, r in known if name == t.name and
                            fnmatch.fnmatchcase(base + "/" + boot, g)), "")
             n[report_test(boot, t, reason, tap, keep)] += 1
         # The boot itself: timeouts, an unfinished plan, kernel complaints.
-        if ver["problems"]:
-            print("FAIL  %s/boot: %s" % (boot, " ".join(ver["problems"][:3])))
+        if problems:
+            print("FAIL  %s/boot: %s" % (boot, " ".join(problems[:3])))
             print("      console log: %s/%s.console" % (logs, boot))
             n["failed"] += 1
         else:

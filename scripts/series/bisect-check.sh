@@ -19,7 +19,7 @@ for c in $(git -C "$TREE" rev-list --reverse base..HEAD); do
 	git -C "$TREE" checkout -q "$c"
 	subject=$(git -C "$TREE" log -1 --format=%s)
 	if ! "$ROOT/scripts/build/build-kernel.sh" debug "$TREE" "$BUILD/obj-bisect" >/dev/null 2>&1; then
-		say "FAIL  $subject: does not build (${LOGS#"$ROOT"/}/build-debug-obj-bisect.log)"
+		say "FAIL  $subject: does not build (${LOGS#"$ROOT"/}/build-obj-bisect.log)"
 		rc=1
 		break
 	fi

@@ -14,6 +14,7 @@ shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
 say "== the result stream's reader"
 python3 -m unittest discover -s "$ROOT/tests/report" || rc=1
 say "== checkpatch --strict"
+series_files > /dev/null
 for p in $(series_files); do
 	checkpatch "$(basename "$p")" "$p" || rc=1
 done

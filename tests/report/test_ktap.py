@@ -71,6 +71,19 @@ class SummaryTest(unittest.TestCase):
                          "2 passed, 2 failed, 1 skipped")
         self.assertIn("FAIL  missing: did not run", out.getvalue())
 
+    def test_lost_result(self):
+        """A result line that did not come back fails the boot."""
+        with tempfile.TemporaryDirectory() as logs:
+            with open(os.path.join(logs, "b.tap"), "w") as f:
+                f.write(STREAM.replace("not ok 2 second", "# not ok 2 second"))
+            with open(os.path.join(logs, "b.verdict"), "w") as f:
+                f.write("boot b plan=demo accel=tcg secs=9 rc=0\n")
+            out = io.StringIO()
+            with redirect_stdout(out):
+                rc = summarize.summarize(logs, "7.3", ["b"])
+        self.assertEqual(rc, 1)
+        self.assertIn("2 results for a plan of 3 tests", out.getvalue())
+
     def test_total(self):
         out = io.StringIO()
         with redirect_stdout(out):
