@@ -13,9 +13,10 @@
  * set, folios zeroed] at every poll where the counter moved.
  *
  * With -F STEP it zeroes the pool itself instead, in its own context: it
- * writes STEP to the size's zeroed_fill until the write fails with EAGAIN
- * (no dirty free page left), so the CPU time is this process's and its
- * cgroup's; "mode" says which. Leave zeroed_reserve at 0 for that.
+ * writes to the size's zeroed_fill a target STEP pages higher each time
+ * until the write fails with EAGAIN (no dirty free page left), so the CPU
+ * time is this process's and its cgroup's; "mode" says which. Leave
+ * zeroed_reserve at 0 for that.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -38,7 +39,7 @@ static void __attribute__((noreturn)) usage(const char *prog)
 		"  -i  sampling interval in milliseconds (default 20)\n"
 		"  -X  give up after this many seconds (default 120)\n"
 		"  -n  do not write max to zeroed_reserve, only watch\n"
-		"  -F  zero in this process: write step to zeroed_fill until EAGAIN\n"
+		"  -F  zero in this process, step pages a write to zeroed_fill, until EAGAIN\n"
 		"Exits 4 if the kernel has no pre-zeroing (no zeroed_hugepages).\n",
 		prog);
 	exit(1);
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
 	unsigned long kb = 0;
 	int interval = 20, timeout = 120, watch = 0, ns = 0, timed_out = 0;
 	long step = 0;
-	long free0, zeroed0, dirty, vm0, vm = 0, last = 0, z = 0, f = 0;
+	long free0, zeroed0, dirty, vm0, vm = 0, last = 0, z = 0, f = 0, target;
 	double t0, t = 0, first = -1;
 	char path[128];
 	size_t psz;
@@ -93,13 +94,16 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path),
 			 "/sys/kernel/mm/hugepages/hugepages-%lukB/zeroed_fill", kb);
-		snprintf(val, sizeof(val), "%ld", step);
 		fd = open(path, O_WRONLY);
 		if (fd < 0) {
 			fprintf(stderr, "%s: %s\n", path, strerror(errno));
 			return 1;
 		}
-		while (write(fd, val, strlen(val)) > 0) {
+		/* zeroed_fill takes a target: step more pages zeroed a write */
+		for (target = zeroed0 + step;; target += step) {
+			snprintf(val, sizeof(val), "%ld", target);
+			if (write(fd, val, strlen(val)) <= 0)
+				break;
 			if (now_us() - t0 > timeout * 1e6) {
 				timed_out = 1;
 				break;

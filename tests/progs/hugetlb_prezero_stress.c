@@ -1024,16 +1024,19 @@ static bool chaos_workers(struct ctx *c)
 }
 
 /*
- * zeroed_fill of a random size, globally or on a node: zero 1-8 pages in
- * this thread's context, racing the workers; EAGAIN (too few dirty pages)
- * is a success.
+ * zeroed_fill of a random size, globally or on a node: a target 1-8 pages
+ * above the zeroed count just read, zeroed in this thread's context,
+ * racing the workers; EAGAIN (too few dirty pages) is a success.
  */
 static bool chaos_fill(struct ctx *c, int node)
 {
 	struct hsize *h = &sizes[rnd_below(c, nr_sizes)];
+	unsigned long zeroed;
 	int ret;
 
-	ret = hs_write_ul(h, node, "zeroed_fill", 1 + rnd_below(c, 8));
+	if (hs_read_ul(h, node, "zeroed_hugepages", &zeroed))
+		return false;
+	ret = hs_write_ul(h, node, "zeroed_fill", zeroed + 1 + rnd_below(c, 8));
 	return !ret || ret == -EAGAIN;
 }
 
