@@ -18,9 +18,9 @@ make -C "$src/tools/testing/selftests/mm" OUTPUT="$out" \
 	KHDR_INCLUDES="-isystem $hdr/usr/include" LDFLAGS=-static \
 	CC="ccache gcc" -j"$JOBS" -k >>"$log" 2>&1 || true
 # Every program of run_vmtests.sh's hugetlb category (their names differ
-# between 6.12 and 7.x; the series' own tests among them, where the tree
-# has them) and the others guest/plans/upstream-hugetlb runs.
-hugetlb=$(sed -n 's|^CATEGORY="hugetlb" run_test \./\([^ .]*\)\( .*\)*$|\1|p' \
+# between 6.12 and 7.x) and of the series' hugetlb_prezero category, where
+# the tree has it, and the others guest/plans/upstream-hugetlb runs.
+hugetlb=$(sed -n 's|^CATEGORY="hugetlb\(_prezero\)*" run_test \./\([^ .]*\)\( .*\)*$|\2|p' \
 	"$src/tools/testing/selftests/mm/run_vmtests.sh")
 for f in $hugetlb gup_test uffd-unit-tests uffd-stress write_to_hugetlbfs; do
 	[ -x "$out/$f" ] || die "selftest $f did not build, see $log"
