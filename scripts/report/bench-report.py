@@ -468,6 +468,46 @@ def refill_report(logs):
     return out, summary
 
 
+ATBOOT_BOOTS = ("none", "threads", "boot")
+
+
+def atboot_report(logs):
+    """The boot-time pool zeroed at boot or after it: the bench-atboot-* boots."""
+    recs = [r for m in ATBOOT_BOOTS
+            for r in ktap.figures(logs, *("bench-atboot-%s-%d" % (m, i) for i in (1, 2)))
+            if r["bench"] == "atboot"]
+    if not recs:
+        return [], {}
+    out = ["", "8. The boot-time pool of 2 MiB pages: zeroed at boot, in hugetlb's allocation "
+           "job, or after boot by the workers"]
+    rows, summary = [], {}
+    label = {"none": "not zeroed", "threads": "workers after boot (hugepage_prezero=max)",
+             "boot": "in the boot allocation job (bench_boot_clear)"}
+    for m in ATBOOT_BOOTS:
+        rs = [r for r in recs if r["mode"] == m]
+        if not rs:
+            continue
+        med = {k: statistics.median(r[k] for r in rs) for k in ("alloc_ms", "init_s")}
+        zs = [r["zeroed_s"] for r in rs if r["zeroed_s"] is not None]
+        med["zeroed_s"] = statistics.median(zs) if zs else None
+        summary[m] = dict(med, n=len(rs), pages=rs[0]["pages"], cpus=rs[0]["cpus"])
+        rows.append([label[m], "%d pages, n=%d" % (rs[0]["pages"], len(rs)),
+                     "%d ms" % med["alloc_ms"], "%.2f s" % med["init_s"],
+                     "-" if med["zeroed_s"] is None else "%s%.2f s" % (
+                         "<= " if any(r["late"] for r in rs) else "", med["zeroed_s"])])
+    out += table(rows, ["zeroed", "pool", "allocation job", "init started at",
+                        "pool zeroed at"])
+    if "none" in summary and "boot" in summary:
+        out.append("   clearing in the allocation job delays init by %.2f s"
+                   % (summary["boot"]["init_s"] - summary["none"]["init_s"]))
+    if "none" in summary and "threads" in summary and summary["threads"]["zeroed_s"]:
+        out.append("   the workers delay init by %.2f s and have the pool zeroed %.2f s "
+                   "after init started" % (summary["threads"]["init_s"] - summary["none"]["init_s"],
+                                           summary["threads"]["zeroed_s"]
+                                           - summary["threads"]["init_s"]))
+    return out, summary
+
+
 def main():
     if len(sys.argv) == 3 and sys.argv[1] == "--refill":
         # Only the refill table, from the bench-refill-* boots of LOGS.
@@ -494,6 +534,8 @@ def main():
     lines, summary, plot = report(recs)
     rlines, summary["refill"] = refill_report(logs)
     lines += rlines
+    alines, summary["atboot"] = atboot_report(logs)
+    lines += alines
     accels = {b: boots[b].get("accel") for b in BOOTS}
     head = ["make bench: %s; stock = unpatched base kernel, patched = the series "
             "(off: zeroed_reserve=0, prezeroed: zeroed_reserve=max, all free pages "
@@ -648,6 +690,16 @@ image). guest/plans/bench runs in both; timings are never asserted.
   were still dirty at its end); the worker on CPU 0 is SCHED_IDLE.
   With 2 vCPUs on a 2-core host the second worker only scales as far as the
   host gives QEMU's second vCPU thread a core.
+* **8. At boot or after it**: guest/atboot-time.sh in six more boots of the
+  series with the bench-only knobs (bench/kernel-patches/BASE/), one node,
+  2 vCPUs, 8192 MiB, `hugepagesz=2M hugepages=3072
+  hugepage_alloc_threads=2`, two boots each: nothing more (not zeroed),
+  `hugepage_prezero=max` with 2 workers, or `hugetlb.bench_boot_clear=1`,
+  which clears each folio in hugetlb's parallel boot allocation job.
+  "allocation job" is the kernel's "HugeTLB: allocation took" line, "init
+  started at" the printk time of "Run /init", "pool zeroed at" the uptime
+  at which the pool was zeroed (for the allocation job: when init started;
+  "<=" when it was done before the script looked). Medians of two boots.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()
   (patch 12), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
