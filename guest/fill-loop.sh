@@ -4,8 +4,8 @@
 # workers' claims, allocations and reserve changes. "start" writes to the
 # global zeroed_fill of SIZE_KB, in a loop, a target 4 pages above the
 # zeroed count it just read (EAGAIN, when nothing is dirty, is expected);
-# "stop" ends it; "check" fails unless some writes succeeded, each of
-# which had 4 pages or more to zero, with the workers.
+# "stop" ends it; "check" fails unless some writes reached their target:
+# each needed 4 more pages zeroed, by the writer or the workers.
 state=/tmp/fill-loop
 # shellcheck source=guest/guest-lib.sh
 . "$(dirname "$0")/guest-lib.sh"
