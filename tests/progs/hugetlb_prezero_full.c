@@ -1173,57 +1173,33 @@ static void read_node_values(struct __test_metadata *_metadata,
 }
 
 /*
- * What a global write of @n (RES_MAX: "max") makes of the node values, one
- * page at a time: a count turns nodes at max into 0, then raises the
- * lowest node (the lowest nid among equals) or lowers the highest (the
- * highest nid among equals) until the sum is @n; max sets every node to
- * max unless one is at max already.
+ * What a global write of @n (RES_MAX: "max") makes of the node values:
+ * writing what the global file reads changes nothing; any other count is
+ * shared evenly among the nodes with memory, the remainder going to the
+ * lowest nids, and max sets them all to max.
  */
 static void model_global_write(FIXTURE_DATA(prezero) *self,
 			       struct node_values *nv, unsigned long n)
 {
-	unsigned long sum = 0;
+	unsigned long sum = 0, k = 0, j = 0;
 	bool unbounded = false;
-	int i, pick;
+	int i;
 
-	for (i = 0; i < self->nr_nodes; i++)
-		if (self->nodes[i].has_memory && nv->v[i] == RES_MAX)
-			unbounded = true;
-	if (n == RES_MAX) {
-		for (i = 0; i < self->nr_nodes && !unbounded; i++)
-			if (self->nodes[i].has_memory)
-				nv->v[i] = RES_MAX;
-		return;
-	}
 	for (i = 0; i < self->nr_nodes; i++) {
 		if (!self->nodes[i].has_memory)
 			continue;
-		if (nv->v[i] == RES_MAX || !n)
-			nv->v[i] = 0;
-		sum += nv->v[i];
+		k++;
+		if (nv->v[i] == RES_MAX)
+			unbounded = true;
+		else
+			sum += nv->v[i];
 	}
-	/* large counts are only written from 0: equal shares */
-	if (!sum && n > 1000) {
-		unsigned long k = 0, j = 0;
-
-		for (i = 0; i < self->nr_nodes; i++)
-			k += self->nodes[i].has_memory;
-		for (i = 0; i < self->nr_nodes; i++)
-			if (self->nodes[i].has_memory)
-				nv->v[i] = n / k + (j++ < n % k);
+	if (n == (unbounded ? RES_MAX : sum))
 		return;
-	}
-	for (; sum != n; sum += sum < n ? 1 : -1) {
-		pick = -1;
-		for (i = 0; i < self->nr_nodes; i++) {
-			if (!self->nodes[i].has_memory)
-				continue;
-			if (pick < 0 || (sum < n ? nv->v[i] < nv->v[pick] :
-						   nv->v[i] >= nv->v[pick]))
-				pick = i;
-		}
-		nv->v[pick] += sum < n ? 1 : -1;
-	}
+	for (i = 0; i < self->nr_nodes; i++)
+		if (self->nodes[i].has_memory)
+			nv->v[i] = n == RES_MAX ? RES_MAX :
+				   n / k + (j++ < n % k);
 }
 
 /* The value the global file must read for these node values */
@@ -1343,15 +1319,31 @@ static void set_node(struct __test_metadata *_metadata,
 	check_round_trip(_metadata, self, what);
 }
 
+/* Writing @n to @dir's zeroed_reserve fails with EINVAL and changes nothing */
+static void check_refused(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(prezero) *self, const char *dir,
+			  unsigned long n)
+{
+	struct reserve_set before, after;
+	char val[VAL_LEN], label[PATH_LEN + VAL_LEN];
+
+	snprintf(val, sizeof(val), "%lu\n", n);
+	snprintf(label, sizeof(label), "%s: %s refused", dir, esc(val));
+	ASSERT_EQ(0, read_reserves(self, &before));
+	EXPECT_EQ(-EINVAL, dir_write(dir, "zeroed_reserve", val));
+	ASSERT_EQ(0, read_reserves(self, &after));
+	EXPECT_TRUE(same_reserves(_metadata, self, &before, &after, label));
+}
+
 /*
  * How global writes set the node values and how the global value is read,
  * from every kind of state: all counts, even and uneven, all max, some
- * nodes at max, sums that overflow; and that each state round-trips.
+ * nodes at max, large sums, counts too large for a node; and that each
+ * state round-trips.
  */
 static void check_global_semantics(struct __test_metadata *_metadata,
 				   FIXTURE_DATA(prezero) *self)
 {
-	struct reserve_set before, after;
 	char val[VAL_LEN];
 	unsigned long nr, sum = 0;
 	int i, mem[MAX_NODES], k = 0;
@@ -1361,7 +1353,7 @@ static void check_global_semantics(struct __test_metadata *_metadata,
 		if (self->nodes[i].has_memory)
 			mem[k++] = i;
 
-	/* from all 0: raising, then lowering, evenly */
+	/* from all 0: counts up and down, max and back */
 	check_global_write(_metadata, self, "0\n");
 	check_global_write(_metadata, self, "1\n");
 	check_global_write(_metadata, self, "5\n");
@@ -1373,20 +1365,21 @@ static void check_global_semantics(struct __test_metadata *_metadata,
 	check_global_write(_metadata, self, "max\n");
 	check_global_write(_metadata, self, "max\n");
 	check_global_write(_metadata, self, "4\n");
-	/* the largest count there is */
-	check_global_write(_metadata, self, "0\n");
-	snprintf(val, sizeof(val), "%lu\n", RES_MAX - 1);
-	check_global_write(_metadata, self, val);
+	/* a count too large for the nodes' shares is refused */
+	check_refused(_metadata, self, self->gdir, RES_MAX - 1);
 	check_global_write(_metadata, self, "0\n");
 	if (!k)
 		return;
+	check_refused(_metadata, self, self->nodes[mem[0]].dir, RES_MAX - 1);
 
-	/* uneven per node counts: raise the lowest, lower the highest */
+	/* uneven per node counts, then global counts: even shares */
 	for (i = 0; i < k; i++) {
 		snprintf(val, sizeof(val), "%d\n", 3 + 7 * i);
 		set_node(_metadata, self, mem[i], val);
 		sum += 3 + 7 * i;
 	}
+	snprintf(val, sizeof(val), "%lu\n", sum);
+	check_global_write(_metadata, self, val);
 	snprintf(val, sizeof(val), "%lu\n", sum + 5);
 	check_global_write(_metadata, self, val);
 	snprintf(val, sizeof(val), "%lu\n", sum - 4);
@@ -1403,20 +1396,11 @@ static void check_global_semantics(struct __test_metadata *_metadata,
 	set_node(_metadata, self, mem[k - 1], "max\n");
 	check_global_write(_metadata, self, "2\n");
 
-	/* a count whose sum over all nodes would not fit is refused */
-	check_global_write(_metadata, self, "0\n");
-	snprintf(val, sizeof(val), "%lu\n", RES_MAX - 1);
-	set_node(_metadata, self, mem[0], val);
-	if (k > 1) {
-		ASSERT_EQ(0, read_reserves(self, &before));
-		EXPECT_EQ(-EINVAL, dir_write(self->nodes[mem[1]].dir,
-					     "zeroed_reserve", "1"));
-		ASSERT_EQ(0, read_reserves(self, &after));
-		EXPECT_TRUE(same_reserves(_metadata, self, &before, &after,
-					  "a node count past the largest sum"));
-		set_node(_metadata, self, mem[1], "max\n");
-		check_global_write(_metadata, self, "0\n");
-	}
+	/* large node counts add up to a global value that round-trips */
+	for (i = 0; i < k; i++)
+		set_node(_metadata, self, mem[i], "1099511627776\n");
+	snprintf(val, sizeof(val), "%lu\n", (1UL << 40) * k + 1);
+	check_global_write(_metadata, self, val);
 
 	check_global_write(_metadata, self, "0\n");
 }
