@@ -1365,11 +1365,15 @@ static void check_global_semantics(struct __test_metadata *_metadata,
 	check_global_write(_metadata, self, "max\n");
 	check_global_write(_metadata, self, "max\n");
 	check_global_write(_metadata, self, "4\n");
-	/* a count too large for the nodes' shares is refused */
-	check_refused(_metadata, self, self->gdir, RES_MAX - 1);
 	check_global_write(_metadata, self, "0\n");
 	if (!k)
 		return;
+	/*
+	 * A count too large for the nodes' shares is refused: a node's count
+	 * stays below ULONG_MAX / MAX_NUMNODES, and node directories mean
+	 * NUMA, so MAX_NUMNODES is 2 or more.
+	 */
+	check_refused(_metadata, self, self->gdir, RES_MAX - 1);
 	check_refused(_metadata, self, self->nodes[mem[0]].dir, RES_MAX - 1);
 
 	/* uneven per node counts, then global counts: even shares */
