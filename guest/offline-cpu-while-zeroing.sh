@@ -1,10 +1,11 @@
 #!/bin/sh
-# offline-cpu-while-zeroing.sh CPU QUARTERS: make every free 2 MiB page
-# dirty, set every reserve to max, wait until QUARTERS/4 of the pages of
-# CPU's node are zeroed, and take CPU offline: it must be the only CPU of
-# its node. The node's thread must go on elsewhere and zero all of its
-# node's pages while the CPU is offline; once the CPU is back, the thread
-# must be allowed on its node's CPUs again, and only on them.
+# offline-cpu-while-zeroing.sh CPU QUARTERS: set every reserve to max,
+# make every free 2 MiB page dirty (the threads zero them again as they are
+# freed), wait until QUARTERS/4 of the pages of CPU's node are zeroed, and
+# take CPU offline: it must be the only CPU of its node. The node's thread
+# must go on elsewhere and zero all of its node's pages while the CPU is
+# offline; once the CPU is back, the thread must be allowed on its node's
+# CPUs again, and only on them.
 cpu=$1
 c=/sys/devices/system/cpu/cpu$cpu
 node=$(basename "$(ls -d "$c"/node[0-9]*)")
@@ -21,14 +22,13 @@ allowed() { sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "/proc/$pid/status"; }
 on_cpu() { [ "$(allowed)" = "$cpu" ]; }
 r=/sys/kernel/mm/hugepages/hugepages-2048kB/zeroed_reserve
 
-# The first reserve starts the threads.
-echo max > "$r" && "$dir/wait-kthread.sh" "khugezerod$node" present > /dev/null || exit 1
+# The threads run while a reserve is set: the pool is dirtied under them.
+echo max > "$r" || exit 1
 pid=$(pid_of "khugezerod$node")
-echo 0 > "$r" || exit 1
+[ -n "$pid" ] || { echo "# no khugezerod$node"; exit 1; }
 "$dir/dirty-free-pages.sh" 2048 || exit 1
 read -r free < "$nh/free_hugepages"
 want=$((free * $2 / 4))
-echo max > "$r" || exit 1
 # No pause and no fork between two looks at the counter.
 wait_zeroed "$nh" "$want" 0 0 || exit 1
 zeroed=$zeroed_seen

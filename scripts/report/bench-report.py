@@ -628,10 +628,11 @@ and from the patched tree, and booted with the same QEMU settings (2 vCPUs,
 image). guest/plans/bench runs in both; timings are never asserted.
 
 * **stock** is the unpatched kernel: every huge page is cleared when it is
-  faulted in. **off** is the patched kernel with `zeroed_reserve=0` on every
-  size after the threads ran once (the hooks are live, nothing is pre-zeroed,
-  the pool is dirty): off/stock is the cost of having the feature, and should
-  be 1 within the noise. **prezeroed** is `zeroed_reserve=max`, every free
+  faulted in. **off** is the patched kernel after the threads ran once and
+  were turned off again: `zeroed_reserve=0` on every size and no free page
+  zeroed, so the threads are gone, the hooks are patched out and the pool is
+  dirty: off/stock is the cost of having the feature built in and off, and
+  should be 1 within the noise. **prezeroed** is `zeroed_reserve=max`, every free
   page zeroed by the threads before each repetition: stock/prezeroed is the
   gain at fault time.
 * **0. QEMU start**: bench/qemu_start runs qemu-system-x86_64 (TCG inside

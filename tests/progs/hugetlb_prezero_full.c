@@ -21,6 +21,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <grp.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -276,6 +277,9 @@ FIXTURE(prezero)
 	char orig_reserve[VAL_LEN];
 	unsigned long orig_nr;
 	bool restore_reserve;
+	/* another size whose zeroed_reserve keep_zeroing() set to 1 */
+	char other_dir[PATH_LEN];
+	bool restore_other;
 	bool restore_pool;
 	bool restore_shm;
 	char orig_shmmax[VAL_LEN];
@@ -424,6 +428,120 @@ static int set_reserve(FIXTURE_DATA(prezero) *self, const char *val)
 	if (!strcmp(val, "max"))
 		ret = dir_write(self->gdir, "zeroed_reserve", "0");
 	return ret ? ret : dir_write(self->gdir, "zeroed_reserve", val);
+}
+
+/*
+ * Zeroing is on while any zeroed_reserve of any size is set: once the last
+ * one is 0 the threads exit and no miss is counted. Keep it on while this
+ * size's reserve goes to 0 and back, so that the threads are there to zero
+ * at once when it rises again, with a reserve of 1 on another size (which
+ * zeroes at most one page of that size). Nothing to do if another size has
+ * a reserve already. False if there is no other size.
+ */
+static bool keep_zeroing(struct __test_metadata *_metadata,
+			 FIXTURE_DATA(prezero) *self)
+{
+	char buf[VAL_LEN];
+	bool found = false;
+	glob_t g;
+	size_t i;
+
+	if (self->restore_other)
+		return true;
+	if (glob(HP_SYSFS "/hugepages-*kB", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc && !found; i++) {
+		if (!strcmp(g.gl_pathv[i], self->gdir) ||
+		    dir_read(g.gl_pathv[i], "zeroed_reserve", buf,
+			     sizeof(buf)) < 0)
+			continue;
+		found = true;
+		if (strcmp(buf, "0\n"))
+			continue;
+		snprintf(self->other_dir, sizeof(self->other_dir), "%s",
+			 g.gl_pathv[i]);
+		found = !dir_write(self->other_dir, "zeroed_reserve", "1");
+		self->restore_other = found;
+	}
+	globfree(&g);
+	if (!found)
+		TH_LOG("no other huge page size to keep zeroing on with");
+	return found;
+}
+
+/* Undo keep_zeroing(): the other size's reserve back to 0. */
+static void stop_keeping(FIXTURE_DATA(prezero) *self)
+{
+	if (self->restore_other &&
+	    !dir_write(self->other_dir, "zeroed_reserve", "0"))
+		self->restore_other = false;
+}
+
+/* Is any zeroed_reserve of any size set, globally or on a node? */
+static bool any_reserve(void)
+{
+	static const char * const pats[] = {
+		HP_SYSFS "/hugepages-*kB/zeroed_reserve",
+		NODE_SYSFS "/node*/hugepages/hugepages-*kB/zeroed_reserve",
+	};
+	char buf[VAL_LEN];
+	bool set = false;
+	unsigned int p;
+	glob_t g;
+	size_t i;
+
+	for (p = 0; p < ARRAY_SIZE(pats) && !set; p++) {
+		if (glob(pats[p], 0, NULL, &g))
+			continue;
+		for (i = 0; i < g.gl_pathc && !set; i++)
+			set = read_path(g.gl_pathv[i], buf, sizeof(buf)) > 0 &&
+			      strcmp(buf, "0\n");
+		globfree(&g);
+	}
+	return set;
+}
+
+/*
+ * Fault in every free page of each size that has zeroed ones, and free
+ * them again, so that no free page is marked zeroed any more.
+ */
+static bool drain_zeroed(struct __test_metadata *_metadata)
+{
+	unsigned long zeroed, free, resv, size, n;
+	const char *dir;
+	bool ok = true;
+	glob_t g;
+	size_t i;
+	void *p;
+
+	if (glob(HP_SYSFS "/hugepages-*kB", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc; i++) {
+		dir = g.gl_pathv[i];
+		if (dir_read_ulong(dir, "zeroed_hugepages", &zeroed) || !zeroed)
+			continue;
+		if (dir_read_ulong(dir, "free_hugepages", &free) ||
+		    dir_read_ulong(dir, "resv_hugepages", &resv) ||
+		    free <= resv) {
+			ok = false;
+			continue;
+		}
+		n = free - resv;
+		size = strtoul(strrchr(dir, '-') + 1, NULL, 10) << 10;
+		p = mmap(NULL, n * size, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB |
+			 MAP_POPULATE | __builtin_ctzl(size) << MAP_HUGE_SHIFT,
+			 -1, 0);
+		if (p == MAP_FAILED) {
+			TH_LOG("%s: mmap of %lu free pages: %s", dir, n,
+			       strerror(errno));
+			ok = false;
+			continue;
+		}
+		munmap(p, n * size);
+	}
+	globfree(&g);
+	return ok;
 }
 
 static void log_pool(struct __test_metadata *_metadata,
@@ -834,6 +952,10 @@ FIXTURE_TEARDOWN_PARENT(prezero)
 	}
 	if (self->restore_pool)
 		restore_pool(_metadata, self);
+	stop_keeping(self);
+	if (self->restore_other)
+		TH_LOG("WARNING: could not restore %s/zeroed_reserve to 0",
+		       self->other_dir);
 	if (!self->restore_reserve)
 		return;
 	/* per node values are the truth, the global value follows them */
@@ -2173,6 +2295,8 @@ TEST_F_TIMEOUT(prezero, no_leak_after_zeroing, 600)
  * and then as free again. Each round dirties the page and sets the reserve,
  * so that the thread claims it, and faults it right away: with 1 GiB pages
  * most rounds take it from the thread mid-way (htlb_prezero_steal, logged).
+ * keep_zeroing() keeps the threads running meanwhile, so that the fault
+ * races the zeroing and not the threads' start.
  */
 TEST_F_TIMEOUT(prezero, alloc_while_only_busy, 600)
 {
@@ -2184,6 +2308,7 @@ TEST_F_TIMEOUT(prezero, alloc_while_only_busy, 600)
 	if (!avail)
 		return;
 	ASSERT_TRUE(map_ballast(_metadata, self, avail - 1));
+	keep_zeroing(_metadata, self);
 	rounds = self->gigantic ? 4 : 32;
 	if (self->have_stats)
 		ASSERT_EQ(0, read_stats(&s0));
@@ -2294,7 +2419,8 @@ TEST_F_TIMEOUT(prezero, no_leak_fork_shared, 600)
 /*
  * 5. htlb_prezero_zeroed counts the pages the threads zero,
  * htlb_prezero_miss the dirty pages cleared at fault time, and
- * htlb_prezero_steal exists.
+ * htlb_prezero_steal exists. Once every reserve is 0 and no free page is
+ * zeroed, zeroing is off: faults still count as misses, none as a hit.
  */
 TEST_F_TIMEOUT(prezero, vmstat_counters, 600)
 {
@@ -2362,20 +2488,47 @@ TEST_F_TIMEOUT(prezero, vmstat_counters, 600)
 	       s1.miss - s0.miss);
 	EXPECT_LE(s0.steal, s1.steal);
 	EXPECT_LE((long long)n, (s1.hit - s0.hit) + (s1.miss - s0.miss));
+
+	/* zeroing off: every reserve 0 and no free page zeroed */
+	ASSERT_EQ(0, set_reserve(self, "0"));
+	if (any_reserve()) {
+		TH_LOG("another reserve is set: zeroing off not checked");
+		return;
+	}
+	ASSERT_TRUE(drain_zeroed(_metadata));
+	ASSERT_TRUE(none_zeroed(_metadata, self));
+	ASSERT_EQ(0, read_stats(&s0));
+	p = map_anon(self, k);
+	ASSERT_NE(MAP_FAILED, p);
+	self->region = p;
+	self->region_len = k * self->size;
+	ASSERT_TRUE(check_zero(_metadata, "zeroing off", p, k * self->size,
+			       self->size));
+	munmap(p, k * self->size);
+	self->region = NULL;
+	ASSERT_EQ(0, read_stats(&s1));
+	TH_LOG("%lu faults with zeroing off: miss +%lld hit +%lld", k,
+	       s1.miss - s0.miss, s1.hit - s0.hit);
+	EXPECT_LE((long long)k, s1.miss - s0.miss);
+	EXPECT_EQ(s0.hit, s1.hit);
 }
 
 /*
  * 6. zeroed_reserve=0 stops zeroing: dirty pages stay dirty, a zeroing in
- * progress stops (one page per node may still complete) and pages already
- * zeroed stay zeroed; raising the reserve again resumes.
+ * progress stops (one page per node may still complete while the threads
+ * stay for another size's reserve) and pages already zeroed stay zeroed;
+ * raising the reserve again resumes. When it is the last reserve set, the
+ * threads have exited once the write returns: nothing is zeroed after it.
  */
 TEST_F_TIMEOUT(prezero, reserve_zero_stops_zeroing, 600)
 {
 	struct pool_snap s;
+	bool last;
 
 	if (!need_pool(_metadata, self, MIN_FREE_SMALL))
 		return;
 
+	keep_zeroing(_metadata, self);
 	ASSERT_EQ(0, set_reserve(self, "max"));
 	usleep(100000);
 	ASSERT_EQ(0, set_reserve(self, "0"));
@@ -2394,6 +2547,19 @@ TEST_F_TIMEOUT(prezero, reserve_zero_stops_zeroing, 600)
 
 	ASSERT_EQ(0, set_reserve(self, "max"));
 	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
+
+	/* stop while zeroing runs, by the last reserve set */
+	ASSERT_EQ(0, set_reserve(self, "0"));
+	ASSERT_NE(0UL, dirty_pool(_metadata, self));
+	ASSERT_EQ(0, set_reserve(self, "max"));
+	usleep(50000);
+	stop_keeping(self);
+	ASSERT_EQ(0, set_reserve(self, "0"));
+	last = !any_reserve();
+	ASSERT_EQ(0, take_snap(self, &s));
+	TH_LOG("zeroing stopped at %lu of %lu free pages, %s", s.zeroed,
+	       s.free, last ? "no reserve left" : "another reserve set");
+	ASSERT_TRUE(expect_no_growth(_metadata, self, 1.5, last ? 0 : 1));
 }
 
 /* All four events exist once the feature is there */
