@@ -2417,6 +2417,31 @@ TEST_F_TIMEOUT(prezero, no_leak_fork_shared, 600)
 }
 
 /*
+ * Fault in @k pages, check that they read as zero and free them; @s0 and
+ * @s1 get the counts from before and after.
+ */
+static void fault_counted(struct __test_metadata *_metadata,
+			  FIXTURE_DATA(prezero) *self, unsigned long k,
+			  const char *what, struct pz_stats *s0,
+			  struct pz_stats *s1)
+{
+	char *p;
+
+	ASSERT_EQ(0, read_stats(s0));
+	p = map_anon(self, k);
+	ASSERT_NE(MAP_FAILED, p);
+	self->region = p;
+	self->region_len = k * self->size;
+	ASSERT_TRUE(check_zero(_metadata, what, p, k * self->size,
+			       self->size));
+	munmap(p, k * self->size);
+	self->region = NULL;
+	ASSERT_EQ(0, read_stats(s1));
+	TH_LOG("%lu faults, %s: miss +%lld hit +%lld", k, what,
+	       s1->miss - s0->miss, s1->hit - s0->hit);
+}
+
+/*
  * 5. htlb_prezero_zeroed counts the pages the threads zero,
  * htlb_prezero_miss the dirty pages cleared at fault time, and
  * htlb_prezero_steal exists. Once every reserve is 0 and no free page is
@@ -2452,18 +2477,7 @@ TEST_F_TIMEOUT(prezero, vmstat_counters, 600)
 	ASSERT_EQ(0, set_reserve(self, "0"));
 	ASSERT_NE(0UL, dirty_pool(_metadata, self));
 	ASSERT_TRUE(none_zeroed(_metadata, self));
-	ASSERT_EQ(0, read_stats(&s0));
-	p = map_anon(self, k);
-	ASSERT_NE(MAP_FAILED, p);
-	self->region = p;
-	self->region_len = k * self->size;
-	ASSERT_TRUE(check_zero(_metadata, "dirty pool", p, k * self->size,
-			       self->size));
-	munmap(p, k * self->size);
-	self->region = NULL;
-	ASSERT_EQ(0, read_stats(&s1));
-	TH_LOG("%lu faults on a dirty pool: miss +%lld hit +%lld", k,
-	       s1.miss - s0.miss, s1.hit - s0.hit);
+	fault_counted(_metadata, self, k, "dirty pool", &s0, &s1);
 	EXPECT_LE((long long)k, s1.miss - s0.miss);
 
 	/* htlb_prezero_steal: fault everything while the threads zero */
@@ -2497,18 +2511,7 @@ TEST_F_TIMEOUT(prezero, vmstat_counters, 600)
 	}
 	ASSERT_TRUE(drain_zeroed(_metadata));
 	ASSERT_TRUE(none_zeroed(_metadata, self));
-	ASSERT_EQ(0, read_stats(&s0));
-	p = map_anon(self, k);
-	ASSERT_NE(MAP_FAILED, p);
-	self->region = p;
-	self->region_len = k * self->size;
-	ASSERT_TRUE(check_zero(_metadata, "zeroing off", p, k * self->size,
-			       self->size));
-	munmap(p, k * self->size);
-	self->region = NULL;
-	ASSERT_EQ(0, read_stats(&s1));
-	TH_LOG("%lu faults with zeroing off: miss +%lld hit +%lld", k,
-	       s1.miss - s0.miss, s1.hit - s0.hit);
+	fault_counted(_metadata, self, k, "zeroing off", &s0, &s1);
 	EXPECT_LE((long long)k, s1.miss - s0.miss);
 	EXPECT_EQ(s0.hit, s1.hit);
 }
