@@ -7,7 +7,8 @@ S := scripts
 # The base kernel (a line of the file BASE; the first by default).
 BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
 export BASE
-WORK := build/$(BASE)/linux/.git
+# The work tree; SERIES=v1 has its own (scripts/lib.sh).
+WORK := build/$(BASE)$(if $(SERIES),-$(SERIES))/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
 	bench bench-scale lint series post-prep series-diff bisect-check config-matrix stable-check clean
 
@@ -29,6 +30,7 @@ help:
 	@echo "make stable-check the fixes of docs/stable/BASE/ on the base alone: its HVO reproducers fail before, pass after (BASE=6.12)"
 	@echo "make clean        remove build/BASE/ (refuses if build/BASE/linux has unexported commits)"
 	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
+	@echo "           SERIES=v1 (the first series without its part 2, in build/BASE-v1/)"
 	@echo "           TESTS=test-glob  VMS=n (boots at once, 2)  BOOT_FLAVOUR=debug|kasan (all boots on it)"
 	@echo "           SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 

@@ -38,6 +38,17 @@ PATCHES=$ROOT/$PATCHES_DIR
 # In the work tree the branch v1 marks the first series' last commit.
 PART2=
 [ "${PART2_DIR:--}" = - ] || PART2=$ROOT/$PART2_DIR
+# SERIES=v1: the first series alone, without its part 2, in its own
+# build/BASE-v1/ (work tree, kernels, logs), so that v1 is built and
+# tested as it is posted.
+case ${SERIES:-} in
+'') ;;
+v1)
+	PART2=
+	BUILD=${BUILD:-$ROOT/build/$BASE-v1}
+	;;
+*) die "SERIES=$SERIES: only SERIES=v1 is known" ;;
+esac
 # SERIES_DIRS: the series' folders, in the order they apply.
 # shellcheck disable=SC2034
 SERIES_DIRS="$PATCHES${PART2:+ $PART2}"
@@ -53,6 +64,10 @@ export GIT_AUTHOR_NAME="$PROJECT_NAME" GIT_AUTHOR_EMAIL="$PROJECT_EMAIL"
 export GIT_COMMITTER_NAME="$PROJECT_NAME" GIT_COMMITTER_EMAIL="$PROJECT_EMAIL"
 
 JOBS=${JOBS:-$(nproc)}
+# ccache sees the paths below the repository as relative ones, so that
+# the same file of two work trees (build/BASE/linux, build/BASE-v1/linux,
+# the worktrees) is compiled once.
+export CCACHE_BASEDIR="$ROOT"
 
 # now: seconds since the epoch, for stage timings.
 now() { date +%s; }

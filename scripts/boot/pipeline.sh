@@ -3,7 +3,7 @@
 # the time of each stage: the guest image and every program in it (the
 # same for every list: scripts/build/build-userspace.sh), each kernel the
 # picked boots name (the KERNEL column: FLAVOUR, or SOURCE/FLAVOUR with
-# SOURCE base, knobs, stable or v1, see scripts/build/worktree.sh), then the
+# SOURCE base, knobs or stable, see scripts/build/worktree.sh), then the
 # boots (scripts/boot/run-boots.sh); the summary line comes last. Exit 1
 # if a boot failed.
 set -eu
@@ -39,8 +39,7 @@ for k in $kernels; do
 	base) tree=$("$ROOT/scripts/build/worktree.sh" base base) ;;
 	knobs) tree=$("$ROOT/scripts/build/worktree.sh" knobs HEAD "$ROOT/bench/kernel-patches/$BASE") ;;
 	stable) tree=$("$ROOT/scripts/build/worktree.sh" stable base "$ROOT/docs/stable/$BASE") ;;
-	v1) tree=$("$ROOT/scripts/build/worktree.sh" v1 v1) ;;
-	*) die "$list: kernel $k: no source $src (base, knobs, stable, v1)" ;;
+	*) die "$list: kernel $k: no source $src (base, knobs, stable)" ;;
 	esac
 	"$ROOT/scripts/build/build-kernel.sh" "$flavour" "$tree" "$(kernel_obj "$k")"
 done

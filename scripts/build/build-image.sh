@@ -36,6 +36,10 @@ cp "$ROOT"/guest/*.sh "$root/selftests/"
 # The operator guide, next to operator-guide.sh, which runs the commands
 # of its marked blocks (the qemu boot of make check).
 cp "$ROOT/docs/OPERATOR.md" "$root/selftests/OPERATOR.md"
+# An image for the first series alone (SERIES=v1) says so, for the checks
+# that need part 2.
+rm -f "$root/selftests/series-v1"
+[ "${SERIES:-}" != v1 ] || : > "$root/selftests/series-v1"
 cp -r "$ROOT/guest/plans" "$root/plans"
 [ -d "$sel" ] || die "no selftests at $sel: run scripts/build/build-selftests.sh"
 for f in "$sel"/*; do
