@@ -702,10 +702,10 @@ image). guest/plans/bench runs in both; timings are never asserted.
   at which the pool was zeroed (for the allocation job: when init started;
   "<=" when it was done before the script looked). Medians of two boots.
 * On 6.12 the threads clear with the non-temporal clear_page_nocache()
-  (part 2, patch 6), which TCG emulates several times faster than the fault path's
+  (part 2, patch 7), which TCG emulates several times faster than the fault path's
   REP STOSB, so part 3's thread rate says little about hardware, where part
   6 holds the native figures of both. On 7.3 the threads clear with
-  clear_pages_nocache() (part 2, patches 5-6), the fault path with clear_pages().
+  clear_pages_nocache() (part 2, patches 6-7), the fault path with clear_pages().
 * Under TCG (software emulation) clearing runs at a few hundred MB/s, ~30
   times slower than on the host, while the rest of a fault is slowed less,
   so the ratios overstate the gain of real hardware; under KVM they are the
@@ -761,13 +761,13 @@ def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
         nfile = "native-result.txt"
         nnote = (" stosb_4k is what clear_page() does; the zeroing threads clear 2 MiB"
                  " extents, a page at a time with clear_page_nocache() and a fence at the"
-                 " end: CLZERO where the CPU has it, MOVNTI otherwise (part 2, patches 5-6).")
+                 " end: CLZERO where the CPU has it, MOVNTI otherwise (part 2, patches 6-7).")
     else:
         nfile = "extents-2026-12-03.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
                  " the zeroing threads clear 2 MiB extents (part 1, patch 3) with"
                  " clear_pages_nocache(): clzero where the CPU has it, movnti otherwise"
-                 " (part 2, patches 5-6). docs/native/idle-2026-12-01.txt has the earlier run with"
+                 " (part 2, patches 6-7). docs/native/idle-2026-12-01.txt has the earlier run with"
                  " every primitive at 4K, 64K, 2M and 1G.")
     native = os.path.join(ROOT, "docs", "native", nfile)
     if os.path.exists(native):

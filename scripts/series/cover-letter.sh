@@ -37,5 +37,5 @@ if [ -z "$PART2" ]; then
 else
 	cover base..v1 "$PATCHES" "$ROOT/docs/cover-letter-$BASE.txt" "$subject"
 	cover v1..HEAD "$PART2" "$ROOT/docs/cover-letter-part2-$BASE.txt" \
-		"mm/hugetlb: pre-zeroing, part 2: more workers, zeroed_fill, non-temporal clearing"
+		"mm/hugetlb: pre-zeroing, part 2: stats, workers, zeroed_fill, non-temporal clearing"
 fi
