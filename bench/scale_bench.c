@@ -3,7 +3,9 @@
  * scale_bench.c - hugetlb_lock work of allocations while a node refills
  *
  * From CPU -c (and its node), for -r repetitions:
- *   1. waits until the node's free pages of the size are all zeroed;
+ *   1. waits until the free pages of the size are all zeroed (the counts of
+ *      the size, as a node has none of its own: the other nodes' pages are
+ *      all zeroed and left alone, so what is dirty is the node's);
  *   2. with -d D, a child on the same CPU maps D pages, writes them and
  *      exits, so that D dirty folios go back to the node and its zeroing
  *      workers start on them;
@@ -26,7 +28,7 @@
  * then clears the folio itself) or zeroed (a hit): one figure line per
  * repetition, with the node's other free folios held mapped throughout.
  * -N does not wait for the node to be zeroed first: the baseline, with the
- * node's zeroed_reserve at 0, where every such fault is a miss. On a stock
+ * size's zeroed_reserve at 0, where every such fault is a miss. On a stock
  * kernel (no zeroed_hugepages) nothing is waited for, the prezero counts
  * read 0 and every fault clears its folio: the same fault load, unpatched.
  */
@@ -99,15 +101,24 @@ static long node_attr(const char *attr)
 	return read_long(path);
 }
 
-/* Until the node's free folios are all zeroed; at once on a stock kernel. */
+/* The free folios of the size not zeroed, on all nodes. */
+static long dirty_free(void)
+{
+	return hp_attr(kb, "free_hugepages") - hp_attr(kb, "zeroed_hugepages");
+}
+
+/*
+ * Until the free folios of the size are all zeroed, the node's with them;
+ * at once on a stock kernel.
+ */
 static int wait_zeroed(void)
 {
 	int i;
 
-	if (node_attr("zeroed_hugepages") < 0)
+	if (hp_attr(kb, "zeroed_hugepages") < 0)
 		return 0;
 	for (i = 0; i < 30000; i++) {
-		if (node_attr("zeroed_hugepages") >= node_attr("free_hugepages"))
+		if (dirty_free() <= 0)
 			return 0;
 		usleep(10000);
 	}
@@ -327,7 +338,7 @@ static void refill(long dirty, int rep)
 	free_dirty(dirty);
 	clear_lock_stat();
 	/* The workers start during the frees: the rate is of what is left. */
-	d0 = node_attr("free_hugepages") - node_attr("zeroed_hugepages");
+	d0 = dirty_free();
 	t0 = now_us();
 	if (wait_zeroed())
 		fprintf(stderr, "# node %d did not zero its pool in 300 s\n", nid);
@@ -410,7 +421,7 @@ static void burst(long pages, long dirty, int busy, int rep)
 	miss0 = vmstat("htlb_prezero_miss");
 	steal0 = vmstat("htlb_prezero_steal");
 	z0 = vmstat("htlb_prezero_zeroed");
-	d0 = node_attr("free_hugepages") - node_attr("zeroed_hugepages");
+	d0 = dirty_free();
 	trace_mark(traced);
 	t0 = now_us();
 	for (i = 0; i < pages; i++) {
@@ -420,7 +431,7 @@ static void burst(long pages, long dirty, int busy, int rep)
 	}
 	t = now_us() - t0;
 	/* Before the trace is read, which takes longer than the faults. */
-	d1 = node_attr("free_hugepages") - node_attr("zeroed_hugepages");
+	d1 = dirty_free();
 	z0 = vmstat("htlb_prezero_zeroed") - z0;
 	tr = trace_stop(traced, 1);
 	/* From the mmap() to the last fault, the frees included. */

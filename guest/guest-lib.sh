@@ -110,8 +110,8 @@ wait_until() {
 }
 
 # wait_zeroed DIR TARGET SECS [PERIOD]: wait until the zeroed_hugepages of
-# DIR (a hugepages-SIZEkB directory, global or a node's) reaches TARGET, a
-# count, or "free": its free_hugepages. Polls PERIOD seconds apart (default
+# DIR (a /sys/kernel/mm/hugepages/hugepages-SIZEkB directory: a node has
+# no such count) reaches TARGET, a count, or "free": its free_hugepages. Polls PERIOD seconds apart (default
 # 1; 0: reads again at once), SECS seconds at most (0: no limit), with the
 # shell's read, which does not fork. Leaves the last count read in
 # $zeroed_seen and the number of looks that fell short in $waited. On a

@@ -1,7 +1,7 @@
 #!/bin/sh
 # machine-state.sh save FILE | compare FILE: the settings a test may change
-# and must put back: every huge page size's pool and pre-zeroing settings,
-# global and per node, vm.hugetlb_prezero_workers, the root cgroup's
+# and must put back: every huge page size's pool (in all and per node) and
+# its zeroed_reserve, vm.hugetlb_prezero_workers, the root cgroup's
 # subtree_control and its child cgroups, and the hugetlbfs mounts. The
 # pool's free and reserved counts are part of it: pages a test left mapped
 # show there. "compare" fails, printing the difference, if the settings
@@ -13,7 +13,6 @@ state() {
 		/sys/kernel/mm/hugepages/hugepages-*/resv_hugepages \
 		/sys/kernel/mm/hugepages/hugepages-*/zeroed_reserve \
 		/sys/devices/system/node/node*/hugepages/hugepages-*/nr_hugepages \
-		/sys/devices/system/node/node*/hugepages/hugepages-*/zeroed_reserve \
 		/proc/sys/vm/hugetlb_prezero_workers \
 		/sys/fs/cgroup/cgroup.subtree_control; do
 		[ -e "$f" ] && echo "$f: $(cat "$f")"

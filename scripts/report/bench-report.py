@@ -678,7 +678,7 @@ image). guest/plans/bench runs in both; timings are never asserted.
   those of single faults.
 * **7. Refill**: guest/plans/refill-bench on the patched bench kernel, in
   two more boots with one NUMA node, 1 and then 2 vCPUs, 8192 MiB and
-  `hugepagesz=2M hugepages=3072 hugepage_prezero=max`. Boot pool: from the
+  `hugepagesz=2M hugepages=3072 hugepage_prezero=2M:max`. Boot pool: from the
   kernel's `zeroed_reserve=max` line (late_initcall) until every free page
   was zeroed (guest/bootpool-time.sh; "<=" when it was done before the
   script looked). Refill: the whole pool made dirty, then

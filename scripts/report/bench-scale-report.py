@@ -282,7 +282,7 @@ def main():
         "The only-free fault finds the folio zeroed (hit), dirty and not yet claimed "
         "(miss: it clears the folio), or being zeroed (steal: it waits for the extent "
         "in flight, 2 MiB at most, then clears the folio itself); the baseline is the "
-        "same fault with the node's reserve at 0, which clears the folio with no worker "
+        "same fault with the size's reserve at 0, which clears the folio with no worker "
         "about: a steal's time less the baseline's is its wait. "
         "The times are TCG's: with more busy vCPUs than host cores they measure the "
         "emulator's overcommit, which the floor column shows (the idle burst beside "

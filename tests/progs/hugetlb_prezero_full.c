@@ -2,9 +2,11 @@
 /*
  * Tests for background pre-zeroing of free hugetlb pages
  * (CONFIG_HUGETLB_PREZERO): the zeroed_reserve and zeroed_hugepages sysfs
- * files, the khugezerod threads that zero free huge pages in place, and,
- * above all, that a huge page handed to user space is always zero, whether
- * it was zeroed in advance or not.
+ * files of each huge page size (a reserve is a count each node keeps of its
+ * own free pages zeroed, or max; a node has no files of its own), the
+ * khugezerod threads that zero free huge pages in place, and, above all,
+ * that a huge page handed to user space is always zero, whether it was
+ * zeroed in advance or not.
  *
  * The project's exhaustive test, run by make check in the guest; the series
  * carries the short tools/testing/selftests/mm/hugetlb_prezero.c. Built
@@ -70,11 +72,11 @@
 
 static unsigned long opt_iters = 50;
 
+/* A node's hugepages directory of the size: its pool, nr and free */
 struct hp_node {
 	int nid;
 	bool has_memory;
 	char dir[PATH_LEN];
-	char orig_reserve[VAL_LEN];
 	unsigned long orig_nr;
 };
 
@@ -307,12 +309,6 @@ FIXTURE_VARIANT_ADD(prezero, 1G)
 	.size_kb = 1048576,
 };
 
-/* The directory of node index @node's files, the global one if @node < 0 */
-static const char *node_dir(FIXTURE_DATA(prezero) *self, int node)
-{
-	return node < 0 ? self->gdir : self->nodes[node].dir;
-}
-
 /* Find the per-node directories of this size, sorted by node id. */
 static int find_nodes(FIXTURE_DATA(prezero) *self)
 {
@@ -361,6 +357,7 @@ static int find_nodes(FIXTURE_DATA(prezero) *self)
 	return 0;
 }
 
+/* zeroed_hugepages counts every node: a node has no count of its own */
 struct pool_snap {
 	unsigned long free;
 	unsigned long zeroed;
@@ -369,7 +366,6 @@ struct pool_snap {
 	unsigned long surp;
 	unsigned long meminfo_free;
 	unsigned long node_free[MAX_NODES];
-	unsigned long node_zeroed[MAX_NODES];
 	unsigned long node_nr[MAX_NODES];
 };
 
@@ -390,9 +386,7 @@ static int take_snap(FIXTURE_DATA(prezero) *self, struct pool_snap *s)
 		if (dir_read_ulong(self->nodes[i].dir, "free_hugepages",
 				   &s->node_free[i]) ||
 		    dir_read_ulong(self->nodes[i].dir, "nr_hugepages",
-				   &s->node_nr[i]) ||
-		    dir_read_ulong(self->nodes[i].dir, "zeroed_hugepages",
-				   &s->node_zeroed[i]))
+				   &s->node_nr[i]))
 			return -1;
 	}
 	if (dir_read_ulong(self->gdir, "zeroed_hugepages", &s->zeroed))
@@ -417,17 +411,10 @@ static int memfd_huge(FIXTURE_DATA(prezero) *self)
 	return memfd_create("hugetlb_prezero", flags);
 }
 
-/*
- * Set the global zeroed_reserve; "max" sets every node to max, through 0,
- * as a global "max" changes nothing while one node is at max already.
- */
+/* Set this size's zeroed_reserve */
 static int set_reserve(FIXTURE_DATA(prezero) *self, const char *val)
 {
-	int ret = 0;
-
-	if (!strcmp(val, "max"))
-		ret = dir_write(self->gdir, "zeroed_reserve", "0");
-	return ret ? ret : dir_write(self->gdir, "zeroed_reserve", val);
+	return dir_write(self->gdir, "zeroed_reserve", val);
 }
 
 /*
@@ -477,28 +464,44 @@ static void stop_keeping(FIXTURE_DATA(prezero) *self)
 		self->restore_other = false;
 }
 
-/* Is any zeroed_reserve of any size set, globally or on a node? */
+/* Is the zeroed_reserve of any size set? */
 static bool any_reserve(void)
 {
-	static const char * const pats[] = {
-		HP_SYSFS "/hugepages-*kB/zeroed_reserve",
-		NODE_SYSFS "/node*/hugepages/hugepages-*kB/zeroed_reserve",
-	};
 	char buf[VAL_LEN];
 	bool set = false;
-	unsigned int p;
 	glob_t g;
 	size_t i;
 
-	for (p = 0; p < ARRAY_SIZE(pats) && !set; p++) {
-		if (glob(pats[p], 0, NULL, &g))
-			continue;
-		for (i = 0; i < g.gl_pathc && !set; i++)
-			set = read_path(g.gl_pathv[i], buf, sizeof(buf)) > 0 &&
-			      strcmp(buf, "0\n");
-		globfree(&g);
-	}
+	if (glob(HP_SYSFS "/hugepages-*kB/zeroed_reserve", 0, NULL, &g))
+		return false;
+	for (i = 0; i < g.gl_pathc && !set; i++)
+		set = read_path(g.gl_pathv[i], buf, sizeof(buf)) > 0 &&
+		      strcmp(buf, "0\n");
+	globfree(&g);
 	return set;
+}
+
+/* The number of khugezerod threads running */
+static int nr_zeroing_threads(void)
+{
+	char path[2 * PATH_LEN], comm[VAL_LEN];
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -1;
+	while ((de = readdir(dir))) {
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (read_path(path, comm, sizeof(comm)) > 0 &&
+		    !strncmp(comm, "khugezerod", 10))
+			n++;
+	}
+	closedir(dir);
+	return n;
 }
 
 /*
@@ -557,14 +560,9 @@ static void log_pool(struct __test_metadata *_metadata,
 		buf[0] = '\0';
 	TH_LOG("%s: %lu kB pool: nr %lu free %lu zeroed %lu reserve %s",
 	       what, self->size_kb, s.nr, s.free, s.zeroed, esc(buf));
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (dir_read(self->nodes[i].dir, "zeroed_reserve", buf,
-			     sizeof(buf)) < 0)
-			buf[0] = '\0';
-		TH_LOG("  node%d: nr %lu free %lu zeroed %lu reserve %s",
-		       self->nodes[i].nid, s.node_nr[i], s.node_free[i],
-		       s.node_zeroed[i], esc(buf));
-	}
+	for (i = 0; i < self->nr_nodes; i++)
+		TH_LOG("  node%d: nr %lu free %lu", self->nodes[i].nid,
+		       s.node_nr[i], s.node_free[i]);
 }
 
 static unsigned long target_of(bool max, unsigned long count,
@@ -574,42 +572,52 @@ static unsigned long target_of(bool max, unsigned long count,
 }
 
 /*
- * Poll every 50 ms until each node has min(zeroed_reserve, free_hugepages)
- * zeroed pages.  On every sample check that zeroed_hugepages never exceeds
- * free_hugepages, that no node zeroes more than its reserve asks for (pages
- * zeroed before stay zeroed), and with WZ_STABLE that HugePages_Free,
+ * How many free pages a reserve (@max, or @count) keeps zeroed in the pool
+ * of @s: every node with memory min(count, its free pages), all of them
+ * for max; one node when there are no node directories.
+ */
+static unsigned long reserve_target(FIXTURE_DATA(prezero) *self,
+				    const struct pool_snap *s, bool max,
+				    unsigned long count)
+{
+	unsigned long sum = 0;
+	int i;
+
+	if (!self->nr_nodes)
+		return target_of(max, count, s->free);
+	for (i = 0; i < self->nr_nodes; i++)
+		if (self->nodes[i].has_memory)
+			sum += target_of(max, count, s->node_free[i]);
+	return sum;
+}
+
+/*
+ * Poll every 50 ms until zeroed_hugepages reaches what zeroed_reserve asks
+ * for, reserve_target().  On every sample check that zeroed_hugepages never
+ * exceeds free_hugepages nor that target (pages zeroed before stay zeroed:
+ * nor what was zeroed at the start, where that is more; callers start from
+ * a dirty pool, from max or from a lower reserve, so that no node starts
+ * above its own share), and with WZ_STABLE that HugePages_Free,
  * free/resv/surplus_hugepages and each node's free_hugepages do not change
  * while zeroing runs.  The time limit assumes MIN_ZERO_RATE plus SLACK_S.
  */
 static bool wait_zeroed(struct __test_metadata *_metadata,
 			FIXTURE_DATA(prezero) *self, int flags)
 {
-	unsigned long rcnt[MAX_NODES], gcnt, tgt, gtgt, todo = 0, limit;
-	bool rmax[MAX_NODES], gmax, done, stable = flags & WZ_STABLE;
+	unsigned long cnt, tgt, todo = 0, limit;
+	bool max, stable = flags & WZ_STABLE;
 	struct pool_snap s0, s;
 	double t0, t;
 	int i, samples = 0;
 
 	if (take_snap(self, &s0) ||
-	    dir_read_reserve(self->gdir, &gmax, &gcnt)) {
+	    dir_read_reserve(self->gdir, &max, &cnt)) {
 		TH_LOG("cannot read the %lu kB pool state", self->size_kb);
 		return false;
 	}
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (dir_read_reserve(self->nodes[i].dir, &rmax[i], &rcnt[i])) {
-			TH_LOG("cannot read node%d zeroed_reserve",
-			       self->nodes[i].nid);
-			return false;
-		}
-		tgt = target_of(rmax[i], rcnt[i], s0.node_free[i]);
-		if (tgt > s0.node_zeroed[i])
-			todo += tgt - s0.node_zeroed[i];
-	}
-	if (!self->nr_nodes) {
-		tgt = target_of(gmax, gcnt, s0.free);
-		if (tgt > s0.zeroed)
-			todo = tgt - s0.zeroed;
-	}
+	tgt = reserve_target(self, &s0, max, cnt);
+	if (tgt > s0.zeroed)
+		todo = tgt - s0.zeroed;
 	limit = todo * self->size / MIN_ZERO_RATE + SLACK_S;
 
 	t0 = now();
@@ -635,43 +643,22 @@ static bool wait_zeroed(struct __test_metadata *_metadata,
 			       s.surp, s0.meminfo_free, s.meminfo_free);
 			return false;
 		}
-		done = true;
-		gtgt = 0;
-		for (i = 0; i < self->nr_nodes; i++) {
-			tgt = target_of(rmax[i], rcnt[i], s.node_free[i]);
-			gtgt += tgt;
-			if (s.node_zeroed[i] > s.node_free[i]) {
-				TH_LOG("after %.2f s: node%d zeroed %lu > free %lu",
-				       t, self->nodes[i].nid,
-				       s.node_zeroed[i], s.node_free[i]);
-				return false;
-			}
-			if (stable && s.node_free[i] != s0.node_free[i]) {
+		for (i = 0; stable && i < self->nr_nodes; i++) {
+			if (s.node_free[i] != s0.node_free[i]) {
 				TH_LOG("after %.2f s: node%d free changed: %lu -> %lu",
 				       t, self->nodes[i].nid,
 				       s0.node_free[i], s.node_free[i]);
 				return false;
 			}
-			if (s.node_zeroed[i] > max_ul(tgt, s0.node_zeroed[i])) {
-				TH_LOG("after %.2f s: node%d zeroed %lu, reserve allows %lu",
-				       t, self->nodes[i].nid,
-				       s.node_zeroed[i], tgt);
-				return false;
-			}
-			if (s.node_zeroed[i] < tgt)
-				done = false;
 		}
-		if (!self->nr_nodes) {
-			gtgt = target_of(gmax, gcnt, s.free);
-			if (s.zeroed > max_ul(gtgt, s0.zeroed)) {
-				TH_LOG("after %.2f s: %lu zeroed pages, the reserve asks for %lu",
-				       t, s.zeroed, gtgt);
-				return false;
-			}
+		tgt = reserve_target(self, &s, max, cnt);
+		if (s.zeroed > max_ul(tgt, s0.zeroed)) {
+			TH_LOG("after %.2f s: %lu pages zeroed, the reserve (%s%lu a node) asks for %lu",
+			       t, s.zeroed, max ? "max, " : "", cnt, tgt);
+			log_pool(_metadata, self, "too many zeroed");
+			return false;
 		}
-		if (s.zeroed < gtgt)
-			done = false;
-		if (done)
+		if (s.zeroed >= tgt)
 			break;
 		if (t > limit) {
 			TH_LOG("timeout: zeroing %lu kB pages not done after %.1f s (%d samples)",
@@ -690,8 +677,8 @@ static bool wait_zeroed(struct __test_metadata *_metadata,
 }
 
 /*
- * Check that zeroed_hugepages stays within [base, base + slack] on every
- * node for @secs seconds: nothing allocates, so it must not drop either.
+ * Check that zeroed_hugepages stays within [base, base + slack * nodes]
+ * for @secs seconds: nothing allocates, so it must not drop either.
  */
 static bool expect_no_growth(struct __test_metadata *_metadata,
 			     FIXTURE_DATA(prezero) *self, double secs,
@@ -700,7 +687,6 @@ static bool expect_no_growth(struct __test_metadata *_metadata,
 	unsigned long gslack = slack * max_ul(self->nr_nodes, 1);
 	struct pool_snap s0, s;
 	double t0, t;
-	int i;
 
 	if (take_snap(self, &s0))
 		return false;
@@ -710,15 +696,6 @@ static bool expect_no_growth(struct __test_metadata *_metadata,
 		t = now() - t0;
 		if (take_snap(self, &s))
 			return false;
-		for (i = 0; i < self->nr_nodes; i++) {
-			if (s.node_zeroed[i] < s0.node_zeroed[i] ||
-			    s.node_zeroed[i] > s0.node_zeroed[i] + slack) {
-				TH_LOG("after %.2f s: node%d zeroed %lu -> %lu (slack %lu)",
-				       t, self->nodes[i].nid,
-				       s0.node_zeroed[i], s.node_zeroed[i], slack);
-				return false;
-			}
-		}
 		if (s.zeroed < s0.zeroed || s.zeroed > s0.zeroed + gslack) {
 			TH_LOG("after %.2f s: zeroed_hugepages went from %lu to %lu (slack %lu)",
 			       t, s0.zeroed, s.zeroed, gslack);
@@ -735,28 +712,19 @@ static bool expect_no_growth(struct __test_metadata *_metadata,
 	return true;
 }
 
-/* True if no free page of this size is zeroed, globally and on every node */
+/* True if no free page of this size is zeroed */
 static bool none_zeroed(struct __test_metadata *_metadata,
 			FIXTURE_DATA(prezero) *self)
 {
 	struct pool_snap s;
-	bool ok = true;
-	int i;
 
 	if (take_snap(self, &s))
 		return false;
 	if (s.zeroed) {
 		TH_LOG("zeroed_hugepages is %lu, expected 0", s.zeroed);
-		ok = false;
+		return false;
 	}
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (s.node_zeroed[i]) {
-			TH_LOG("node%d zeroed_hugepages is %lu, expected 0",
-			       self->nodes[i].nid, s.node_zeroed[i]);
-			ok = false;
-		}
-	}
-	return ok;
+	return true;
 }
 
 /*
@@ -909,14 +877,9 @@ FIXTURE_SETUP(prezero)
 	ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve", self->orig_reserve,
 			      sizeof(self->orig_reserve)));
 	ASSERT_EQ(0, dir_read_ulong(self->gdir, "nr_hugepages", &self->orig_nr));
-	for (i = 0; i < self->nr_nodes; i++) {
-		struct hp_node *n = &self->nodes[i];
-
-		ASSERT_LT(0, dir_read(n->dir, "zeroed_reserve", n->orig_reserve,
-				      sizeof(n->orig_reserve)));
-		ASSERT_EQ(0, dir_read_ulong(n->dir, "nr_hugepages",
-					    &n->orig_nr));
-	}
+	for (i = 0; i < self->nr_nodes; i++)
+		ASSERT_EQ(0, dir_read_ulong(self->nodes[i].dir, "nr_hugepages",
+					    &self->nodes[i].orig_nr));
 	ASSERT_EQ(0, dir_read_ulong(self->gdir, "resv_hugepages", &v));
 	if (v)
 		SKIP(return, "%lu kB pool has %lu reserved pages in use", self->size_kb, v);
@@ -937,7 +900,6 @@ FIXTURE_SETUP(prezero)
 FIXTURE_TEARDOWN_PARENT(prezero)
 {
 	char buf[VAL_LEN], tmp[VAL_LEN];
-	int i;
 
 	/* in the parent the mappings are gone with the test process */
 	if (self->owner == getpid()) {
@@ -958,18 +920,7 @@ FIXTURE_TEARDOWN_PARENT(prezero)
 		       self->other_dir);
 	if (!self->restore_reserve)
 		return;
-	/* per node values are the truth, the global value follows them */
-	for (i = 0; i < self->nr_nodes; i++) {
-		struct hp_node *n = &self->nodes[i];
-
-		if (dir_write(n->dir, "zeroed_reserve", n->orig_reserve) ||
-		    dir_read(n->dir, "zeroed_reserve", buf, sizeof(buf)) < 0 ||
-		    strcmp(buf, n->orig_reserve))
-			TH_LOG("WARNING: could not restore node%d zeroed_reserve to %s",
-			       n->nid, esc(n->orig_reserve));
-	}
-	if (!self->nr_nodes)
-		dir_write(self->gdir, "zeroed_reserve", self->orig_reserve);
+	dir_write(self->gdir, "zeroed_reserve", self->orig_reserve);
 	if (dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf)) < 0 ||
 	    strcmp(buf, self->orig_reserve)) {
 		snprintf(tmp, sizeof(tmp), "%s", esc(buf));
@@ -978,53 +929,29 @@ FIXTURE_TEARDOWN_PARENT(prezero)
 	}
 }
 
-/* zeroed_reserve of the global file and of every node */
-struct reserve_set {
-	char global[VAL_LEN];
-	char node[MAX_NODES][VAL_LEN];
-};
-
-static int read_reserves(FIXTURE_DATA(prezero) *self, struct reserve_set *r)
+/* zeroed_reserve reads @want (with its newline) after @what */
+static bool reserve_is(struct __test_metadata *_metadata,
+		       FIXTURE_DATA(prezero) *self, const char *want,
+		       const char *what)
 {
-	int i;
+	char buf[VAL_LEN], tmp[VAL_LEN];
 
-	memset(r, 0, sizeof(*r));
-	if (dir_read(self->gdir, "zeroed_reserve", r->global,
-		     sizeof(r->global)) < 0)
-		return -1;
-	for (i = 0; i < self->nr_nodes; i++)
-		if (dir_read(self->nodes[i].dir, "zeroed_reserve", r->node[i],
-			     sizeof(r->node[i])) < 0)
-			return -1;
-	return 0;
+	if (dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf)) < 0) {
+		TH_LOG("%s: cannot read zeroed_reserve", what);
+		return false;
+	}
+	if (!strcmp(buf, want))
+		return true;
+	snprintf(tmp, sizeof(tmp), "%s", esc(buf));
+	TH_LOG("%s: zeroed_reserve reads %s, expected %s", what, tmp,
+	       esc(want));
+	return false;
 }
 
-static bool same_reserves(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(prezero) *self,
-			  const struct reserve_set *a,
-			  const struct reserve_set *b, const char *what)
-{
-	bool ok = true;
-	char tmp[VAL_LEN];
-	int i;
-
-	if (strcmp(a->global, b->global)) {
-		snprintf(tmp, sizeof(tmp), "%s", esc(a->global));
-		TH_LOG("%s: global zeroed_reserve changed: %s -> %s", what, tmp,
-		       esc(b->global));
-		ok = false;
-	}
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (!strcmp(a->node[i], b->node[i]))
-			continue;
-		snprintf(tmp, sizeof(tmp), "%s", esc(a->node[i]));
-		TH_LOG("%s: node%d zeroed_reserve changed: %s -> %s", what,
-		       self->nodes[i].nid, tmp, esc(b->node[i]));
-		ok = false;
-	}
-	return ok;
-}
-
+/*
+ * Valid writes and what they read back.  The reserve is an unsigned 32-bit
+ * count: 4294967295 and more are kept as max.
+ */
 static const struct {
 	const char *in;
 	const char *out;
@@ -1036,13 +963,26 @@ static const struct {
 	{ "max\n", "max\n" },
 	{ "5\n", "5\n" },
 	{ "1", "1\n" },
+	{ "4294967294", "4294967294\n" },
+	{ "4294967295", "max\n" },
+	{ "4294967296\n", "max\n" },
+	{ "18446744073709551615", "max\n" },
+	{ "7", "7\n" },
 };
 
 /* "" is special: write(2) of 0 bytes never reaches the store method */
 static const char * const invalid_writes[] = {
 	"\n", "-1", "-0", "abc", "5abc", "0x10", "+5", " 5", "5 ", "MAX",
-	"Max", "maxx", "max ", " max", "max5", "max\n\n", "5\n\n",
-	"18446744073709551616", "99999999999999999999999", "5 6",
+	"Max", "maxx", "max ", " max", "max5", "max\n\n", "5\n\n", "5 6",
+	"-4294967295", "4294967295 ",
+};
+
+/*
+ * Counts too large for 64 bits: refused with -EINVAL, changing nothing, or
+ * taken as a count of 4294967295 or more, that is max.
+ */
+static const char * const huge_writes[] = {
+	"18446744073709551616", "99999999999999999999999",
 };
 
 /*
@@ -1054,8 +994,9 @@ static const char * const invalid_writes[] = {
  * atomic_write_len (cgroup files), never for these.  So:
  * - up to a page the whole value is parsed: an invalid one fails with
  *   -EINVAL and changes nothing, a valid one is taken and write(2) returns
- *   its full length.  kstrtoul() takes any number of leading zeros, so "5"
- *   padded with zeros is valid, and a number too large for it fails;
+ *   its full length.  A count may have any number of leading zeros, so
+ *   "5" padded with zeros is valid; a number too large for 64 bits is
+ *   refused or taken as max (LW_HUGE);
  * - beyond a page only the first page is parsed: if it is valid, write(2)
  *   returns PAGE_SIZE, a short count, and the rest is never looked at.
  * @len is the length in all, 0 meaning PAGE_SIZE, and @extra is added.
@@ -1064,6 +1005,7 @@ enum lw_result {
 	LW_EINVAL,	/* -EINVAL, nothing changes */
 	LW_ALL,		/* taken, write(2) returns the full length */
 	LW_PAGE,	/* the first page taken, write(2) returns PAGE_SIZE */
+	LW_HUGE,	/* -EINVAL, or taken as max as LW_ALL or LW_PAGE are */
 };
 
 struct long_write {
@@ -1078,8 +1020,8 @@ struct long_write {
 };
 
 static const struct long_write long_writes[] = {
-	{ "4095 digits", "", "1234567890", "", 4095, 0, LW_EINVAL, NULL },
-	{ "8192 digits", "", "1234567890", "", 8192, 0, LW_EINVAL, NULL },
+	{ "4095 digits", "", "1234567890", "", 4095, 0, LW_HUGE, "max\n" },
+	{ "8192 digits", "", "1234567890", "", 8192, 0, LW_HUGE, "max\n" },
 	{ "4096 'x'", "", "x", "", 4096, 0, LW_EINVAL, NULL },
 	{ "'max' and 5000 spaces", "max", " ", "", 5003, 0, LW_EINVAL, NULL },
 	{ "'5' and 5000 spaces", "5", " ", "", 5001, 0, LW_EINVAL, NULL },
@@ -1087,6 +1029,8 @@ static const struct long_write long_writes[] = {
 	  "5\n" },
 	{ "'5\\n' after zeros, 4000 bytes", "", "0", "5\n", 4000, 0, LW_ALL,
 	  "5\n" },
+	{ "'4294967295' after zeros, 4000 bytes", "", "0", "4294967295",
+	  4000, 0, LW_ALL, "max\n" },
 	{ "'5' after zeros, a page", "", "0", "5", 0, 0, LW_ALL, "5\n" },
 	/* the '5' is cut off: the store sees a page of zeros */
 	{ "a page of zeros, then '5'", "", "0", "5", 0, 1, LW_PAGE, "0\n" },
@@ -1118,422 +1062,151 @@ static char *long_buf(const struct long_write *lw, size_t page,
 	return buf;
 }
 
-/* What zeroed_reserve holds before the writes of one check: a count, max */
-static const char * const reserve_bases[] = { "7", "max" };
+/* What zeroed_reserve holds before the writes of one check */
+static const char * const reserve_bases[] = { "7", "max", "4294967294" };
 
-/*
- * A write @what to node @node's zeroed_reserve (-1: the global one, which
- * may change them all) left the other nodes' as they were in @before.
- */
-static void expect_others_same(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(prezero) *self, int node,
-			       const struct reserve_set *before,
-			       const struct reserve_set *after,
-			       const char *label, const char *what)
-{
-	int n;
-
-	for (n = 0; node >= 0 && n < self->nr_nodes; n++) {
-		if (n == node)
-			continue;
-		EXPECT_STREQ(before->node[n], after->node[n]) {
-			TH_LOG("%s: %s changed node%d", label, what,
-			       self->nodes[n].nid);
-		}
-	}
-}
-
-/* The long writes to one zeroed_reserve file, over a count and over max */
+/* The long writes to zeroed_reserve, over each of reserve_bases[] */
 static void check_long_writes(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(prezero) *self, int node,
-			      const char *label)
+			      FIXTURE_DATA(prezero) *self)
 {
-	const char *dir = node_dir(self, node);
-	struct reserve_set before, after;
+	char before[VAL_LEN], what[2 * VAL_LEN];
 	size_t page = psize(), len = 0;
 	const struct long_write *lw;
-	unsigned int i, b;
 	ssize_t ret, exp;
-	const char *got;
+	unsigned int i, b;
 	char *buf;
 
 	for (b = 0; b < ARRAY_SIZE(reserve_bases); b++) {
 		for (i = 0; i < ARRAY_SIZE(long_writes); i++) {
 			lw = &long_writes[i];
-			ASSERT_EQ(0, dir_write(dir, "zeroed_reserve",
-					       reserve_bases[b]));
-			ASSERT_EQ(0, read_reserves(self, &before));
+			ASSERT_EQ(0, set_reserve(self, reserve_bases[b]));
+			ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve",
+					      before, sizeof(before)));
 			buf = long_buf(lw, page, &len);
 			ASSERT_NE(NULL, buf);
+			exp = len > page ? (ssize_t)page : (ssize_t)len;
 			if (lw->res == LW_EINVAL)
 				exp = -EINVAL;
-			else
-				exp = lw->res == LW_ALL ? len : page;
+			else if (lw->res == LW_ALL)
+				exp = len;
 
-			ret = dir_write_once(dir, "zeroed_reserve", buf, len);
+			ret = dir_write_once(self->gdir, "zeroed_reserve", buf,
+					     len);
 			free(buf);
+			snprintf(what, sizeof(what), "%s (%zu bytes) over %s",
+				 lw->what, len, reserve_bases[b]);
+			if (lw->res == LW_HUGE && ret == -EINVAL)
+				exp = -EINVAL;
 			EXPECT_EQ(exp, ret) {
-				TH_LOG("%s: %s (%zu bytes) over %s: got %zd (%s), want %zd",
-				       label, lw->what, len, reserve_bases[b], ret,
+				TH_LOG("%s: got %zd (%s), want %zd", what, ret,
 				       ret < 0 ? strerror(-ret) : "accepted",
 				       exp);
 			}
-			ASSERT_EQ(0, read_reserves(self, &after));
-			if (lw->res == LW_EINVAL) {
-				EXPECT_TRUE(same_reserves(_metadata, self,
-							  &before, &after,
-							  lw->what));
-				continue;
-			}
-			got = node < 0 ? after.global : after.node[node];
-			EXPECT_STREQ(lw->out, got) {
-				TH_LOG("%s: after %s (%zu bytes) over %s",
-				       label, lw->what, len, reserve_bases[b]);
-			}
-			expect_others_same(_metadata, self, node, &before,
-					   &after, label, lw->what);
+			EXPECT_TRUE(reserve_is(_metadata, self,
+					       ret < 0 ? before : lw->out,
+					       what));
 		}
 	}
 }
 
-/* Valid and invalid writes to one zeroed_reserve file */
+/* Valid, invalid and too large writes to zeroed_reserve */
 static void check_write_forms(struct __test_metadata *_metadata,
-			      FIXTURE_DATA(prezero) *self, int node,
-			      const char *label)
+			      FIXTURE_DATA(prezero) *self)
 {
-	const char *dir = node_dir(self, node);
-	struct reserve_set before, after;
-	char buf[VAL_LEN], exp[VAL_LEN], what[2 * VAL_LEN + 8];
+	char before[VAL_LEN], exp[VAL_LEN], what[2 * VAL_LEN];
+	unsigned int i, b, k;
 	unsigned long nr;
-	unsigned int i, b;
 	int ret;
 
+	/* each value twice: taken again, and read back the same */
 	for (i = 0; i < ARRAY_SIZE(valid_writes); i++) {
-		ASSERT_EQ(0, read_reserves(self, &before));
-		ret = dir_write(dir, "zeroed_reserve", valid_writes[i].in);
-		EXPECT_EQ(0, ret) {
-			TH_LOG("%s: write '%s' failed: %s", label,
-			       esc(valid_writes[i].in), strerror(-ret));
+		for (k = 0; k < 2; k++) {
+			snprintf(what, sizeof(what), "write '%s', %s time",
+				 esc(valid_writes[i].in), k ? "second" : "first");
+			ret = set_reserve(self, valid_writes[i].in);
+			EXPECT_EQ(0, ret) {
+				TH_LOG("%s: %s", what, strerror(-ret));
+			}
+			EXPECT_TRUE(reserve_is(_metadata, self,
+					       valid_writes[i].out, what));
 		}
-		ASSERT_LT(0, dir_read(dir, "zeroed_reserve", buf, sizeof(buf)));
-		EXPECT_STREQ(valid_writes[i].out, buf) {
-			TH_LOG("%s: after writing '%s'", label,
-			       esc(valid_writes[i].in));
-		}
-		/* a node's write leaves the other nodes alone */
-		ASSERT_EQ(0, read_reserves(self, &after));
-		snprintf(what, sizeof(what), "write '%s'",
-			 esc(valid_writes[i].in));
-		expect_others_same(_metadata, self, node, &before, &after,
-				   label, what);
 	}
 
 	/* a count above the pool size is accepted and reads back as is */
-	ASSERT_EQ(0, dir_read_ulong(dir, "nr_hugepages", &nr));
+	ASSERT_EQ(0, dir_read_ulong(self->gdir, "nr_hugepages", &nr));
 	snprintf(exp, sizeof(exp), "%lu\n", nr * 4 + 1000);
-	EXPECT_EQ(0, dir_write(dir, "zeroed_reserve", exp)) {
-		TH_LOG("%s: write of a count above the pool (%s) failed",
-		       label, esc(exp));
+	EXPECT_EQ(0, set_reserve(self, exp)) {
+		TH_LOG("write of a count above the pool (%s) failed", esc(exp));
 	}
-	ASSERT_LT(0, dir_read(dir, "zeroed_reserve", buf, sizeof(buf)));
-	EXPECT_STREQ(exp, buf);
+	EXPECT_TRUE(reserve_is(_metadata, self, exp, "a count above the pool"));
 
 	for (b = 0; b < ARRAY_SIZE(reserve_bases); b++) {
-		ASSERT_EQ(0, dir_write(dir, "zeroed_reserve",
-				       reserve_bases[b]));
-		ASSERT_EQ(0, read_reserves(self, &before));
+		ASSERT_EQ(0, set_reserve(self, reserve_bases[b]));
+		ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve", before,
+				      sizeof(before)));
 
 		/* an empty write(2) is either a no-op or -EINVAL */
-		ret = dir_write_buf(dir, "zeroed_reserve", "", 0);
+		ret = dir_write_buf(self->gdir, "zeroed_reserve", "", 0);
 		EXPECT_TRUE(ret == 0 || ret == -EINVAL) {
-			TH_LOG("%s: empty write returned %d", label, ret);
+			TH_LOG("empty write returned %d", ret);
 		}
-		ASSERT_EQ(0, read_reserves(self, &after));
-		EXPECT_TRUE(same_reserves(_metadata, self, &before, &after,
-					  "empty write"));
+		EXPECT_TRUE(reserve_is(_metadata, self, before, "empty write"));
 
 		for (i = 0; i < ARRAY_SIZE(invalid_writes); i++) {
-			ret = dir_write(dir, "zeroed_reserve",
-					invalid_writes[i]);
+			snprintf(what, sizeof(what), "write '%s' over %s",
+				 esc(invalid_writes[i]), reserve_bases[b]);
+			ret = set_reserve(self, invalid_writes[i]);
 			EXPECT_EQ(-EINVAL, ret) {
-				TH_LOG("%s: write '%s' returned %d (%s), expected -EINVAL",
-				       label, esc(invalid_writes[i]), ret,
+				TH_LOG("%s returned %d (%s), expected -EINVAL",
+				       what, ret,
 				       ret ? strerror(-ret) : "accepted");
 			}
-			ASSERT_EQ(0, read_reserves(self, &after));
-			EXPECT_TRUE(same_reserves(_metadata, self, &before,
-						  &after, invalid_writes[i]));
+			EXPECT_TRUE(reserve_is(_metadata, self, before, what));
+		}
+
+		for (i = 0; i < ARRAY_SIZE(huge_writes); i++) {
+			snprintf(what, sizeof(what), "write '%s' over %s",
+				 huge_writes[i], reserve_bases[b]);
+			ret = set_reserve(self, huge_writes[i]);
+			EXPECT_TRUE(!ret || ret == -EINVAL) {
+				TH_LOG("%s returned %d (%s), expected -EINVAL or max",
+				       what, ret, strerror(-ret));
+			}
+			EXPECT_TRUE(reserve_is(_metadata, self,
+					       ret ? before : "max\n", what));
 		}
 	}
 
-	check_long_writes(_metadata, self, node, label);
+	check_long_writes(_metadata, self);
 }
 
-/* The zeroed_reserve values of the nodes with memory; max is ULONG_MAX */
-struct node_values {
-	unsigned long v[MAX_NODES];
-};
-
-#define RES_MAX	ULONG_MAX
-
-static void read_node_values(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(prezero) *self,
-			     struct node_values *nv)
+/* A node has no pre-zeroing files: they belong to the size alone */
+static void check_no_node_files(struct __test_metadata *_metadata,
+				FIXTURE_DATA(prezero) *self)
 {
-	bool max;
-	int i;
-
-	memset(nv, 0, sizeof(*nv));
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (!self->nodes[i].has_memory)
-			continue;
-		ASSERT_EQ(0, dir_read_reserve(self->nodes[i].dir, &max,
-					      &nv->v[i]));
-		if (max)
-			nv->v[i] = RES_MAX;
-	}
-}
-
-/*
- * What a global write of @n (RES_MAX: "max") makes of the node values:
- * writing what the global file reads changes nothing; any other count is
- * shared evenly among the nodes with memory, the remainder going to the
- * lowest nids, and max sets them all to max.
- */
-static void model_global_write(FIXTURE_DATA(prezero) *self,
-			       struct node_values *nv, unsigned long n)
-{
-	unsigned long sum = 0, k = 0, j = 0;
-	bool unbounded = false;
-	int i;
+	static const char * const names[] = {
+		"zeroed_reserve", "zeroed_hugepages", "zeroed_fill",
+	};
+	char path[2 * PATH_LEN];
+	unsigned int f;
+	int i, ret;
 
 	for (i = 0; i < self->nr_nodes; i++) {
-		if (!self->nodes[i].has_memory)
-			continue;
-		k++;
-		if (nv->v[i] == RES_MAX)
-			unbounded = true;
-		else
-			sum += nv->v[i];
-	}
-	if (n == (unbounded ? RES_MAX : sum))
-		return;
-	for (i = 0; i < self->nr_nodes; i++)
-		if (self->nodes[i].has_memory)
-			nv->v[i] = n == RES_MAX ? RES_MAX :
-				   n / k + (j++ < n % k);
-}
-
-/* The value the global file must read for these node values */
-static void global_of(FIXTURE_DATA(prezero) *self,
-		      const struct node_values *nv, char *buf, size_t len)
-{
-	unsigned long sum = 0;
-	int i, mem = 0;
-
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (!self->nodes[i].has_memory)
-			continue;
-		mem++;
-		if (nv->v[i] == RES_MAX) {
-			snprintf(buf, len, "max\n");
-			return;
+		for (f = 0; f < ARRAY_SIZE(names); f++) {
+			snprintf(path, sizeof(path), "%s/%s",
+				 self->nodes[i].dir, names[f]);
+			ret = access(path, F_OK);
+			EXPECT_TRUE(ret && errno == ENOENT) {
+				TH_LOG("%s: %s", path,
+				       ret ? strerror(errno) : "exists");
+			}
 		}
-		sum += nv->v[i];
 	}
-	if (mem)
-		snprintf(buf, len, "%lu\n", sum);
-}
-
-static bool same_values(struct __test_metadata *_metadata,
-			FIXTURE_DATA(prezero) *self,
-			const struct node_values *want,
-			const struct node_values *got, const char *what)
-{
-	bool ok = true;
-	int i;
-
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (!self->nodes[i].has_memory || want->v[i] == got->v[i])
-			continue;
-		TH_LOG("%s: node%d zeroed_reserve %lu, expected %lu (%lu: max)",
-		       what, self->nodes[i].nid, got->v[i], want->v[i],
-		       RES_MAX);
-		ok = false;
-	}
-	return ok;
-}
-
-/*
- * Writing back what a file reads changes nothing: the global file, then
- * every node's file.
- */
-static void check_round_trip(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(prezero) *self, const char *what)
-{
-	struct reserve_set before, after;
-	char label[2 * VAL_LEN];
-	int i;
-
-	ASSERT_EQ(0, read_reserves(self, &before));
-	ASSERT_EQ(0, dir_write(self->gdir, "zeroed_reserve", before.global));
-	ASSERT_EQ(0, read_reserves(self, &after));
-	snprintf(label, sizeof(label), "%s: global %s written back", what,
-		 esc(before.global));
-	EXPECT_TRUE(same_reserves(_metadata, self, &before, &after, label));
-	for (i = 0; i < self->nr_nodes; i++) {
-		ASSERT_EQ(0, dir_write(self->nodes[i].dir, "zeroed_reserve",
-				       before.node[i]));
-		ASSERT_EQ(0, read_reserves(self, &after));
-		snprintf(label, sizeof(label), "%s: node%d written back", what,
-			 self->nodes[i].nid);
-		EXPECT_TRUE(same_reserves(_metadata, self, &before, &after,
-					  label));
-	}
-}
-
-/*
- * A global write of @val from the current node values: the node values
- * become what model_global_write() says, the global file reads their sum
- * (max if one is max), and the new state round-trips.
- */
-static void check_global_write(struct __test_metadata *_metadata,
-			       FIXTURE_DATA(prezero) *self, const char *val)
-{
-	struct node_values want, got;
-	char buf[VAL_LEN], exp[VAL_LEN], what[2 * VAL_LEN];
-	unsigned long n;
-	bool max;
-
-	ASSERT_EQ(0, parse_reserve(val, &max, &n));
-	read_node_values(_metadata, self, &want);
-	model_global_write(self, &want, max ? RES_MAX : n);
-	ASSERT_EQ(0, dir_write(self->gdir, "zeroed_reserve", val));
-	ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf)));
-	snprintf(what, sizeof(what), "global write of %s", esc(val));
-	if (self->nr_nodes) {
-		read_node_values(_metadata, self, &got);
-		EXPECT_TRUE(same_values(_metadata, self, &want, &got, what));
-		global_of(self, &got, exp, sizeof(exp));
-		EXPECT_STREQ(exp, buf);
-	} else {
-		EXPECT_STREQ(val, buf);
-	}
-	check_round_trip(_metadata, self, what);
-}
-
-/* Per node writes: set node @i to @val and check the global sum */
-static void set_node(struct __test_metadata *_metadata,
-		     FIXTURE_DATA(prezero) *self, int i, const char *val)
-{
-	struct node_values nv;
-	char buf[VAL_LEN], exp[VAL_LEN], what[2 * VAL_LEN];
-
-	ASSERT_EQ(0, dir_write(self->nodes[i].dir, "zeroed_reserve", val));
-	read_node_values(_metadata, self, &nv);
-	global_of(self, &nv, exp, sizeof(exp));
-	ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf)));
-	EXPECT_STREQ(exp, buf) {
-		TH_LOG("node%d set to %s", self->nodes[i].nid, esc(val));
-	}
-	snprintf(what, sizeof(what), "node%d set to %s", self->nodes[i].nid,
-		 esc(val));
-	check_round_trip(_metadata, self, what);
-}
-
-/* Writing @n to @dir's zeroed_reserve fails with EINVAL and changes nothing */
-static void check_refused(struct __test_metadata *_metadata,
-			  FIXTURE_DATA(prezero) *self, const char *dir,
-			  unsigned long n)
-{
-	struct reserve_set before, after;
-	char val[VAL_LEN], label[PATH_LEN + VAL_LEN];
-
-	snprintf(val, sizeof(val), "%lu\n", n);
-	snprintf(label, sizeof(label), "%s: %s refused", dir, esc(val));
-	ASSERT_EQ(0, read_reserves(self, &before));
-	EXPECT_EQ(-EINVAL, dir_write(dir, "zeroed_reserve", val));
-	ASSERT_EQ(0, read_reserves(self, &after));
-	EXPECT_TRUE(same_reserves(_metadata, self, &before, &after, label));
-}
-
-/*
- * How global writes set the node values and how the global value is read,
- * from every kind of state: all counts, even and uneven, all max, some
- * nodes at max, large sums, counts too large for a node; and that each
- * state round-trips.
- */
-static void check_global_semantics(struct __test_metadata *_metadata,
-				   FIXTURE_DATA(prezero) *self)
-{
-	char val[VAL_LEN];
-	unsigned long nr, sum = 0;
-	int i, mem[MAX_NODES], k = 0;
-
-	ASSERT_EQ(0, dir_read_ulong(self->gdir, "nr_hugepages", &nr));
-	for (i = 0; i < self->nr_nodes; i++)
-		if (self->nodes[i].has_memory)
-			mem[k++] = i;
-
-	/* from all 0: counts up and down, max and back */
-	check_global_write(_metadata, self, "0\n");
-	check_global_write(_metadata, self, "1\n");
-	check_global_write(_metadata, self, "5\n");
-	snprintf(val, sizeof(val), "%lu\n", nr / 2 + 3);
-	check_global_write(_metadata, self, val);
-	snprintf(val, sizeof(val), "%lu\n", 2 * nr + 7);
-	check_global_write(_metadata, self, val);
-	check_global_write(_metadata, self, "3\n");
-	check_global_write(_metadata, self, "max\n");
-	check_global_write(_metadata, self, "max\n");
-	check_global_write(_metadata, self, "4\n");
-	check_global_write(_metadata, self, "0\n");
-	if (!k)
-		return;
-	/*
-	 * A count too large for the nodes' shares is refused: a node's count
-	 * stays below ULONG_MAX / MAX_NUMNODES, and node directories mean
-	 * NUMA, so MAX_NUMNODES is 2 or more.
-	 */
-	check_refused(_metadata, self, self->gdir, RES_MAX - 1);
-	check_refused(_metadata, self, self->nodes[mem[0]].dir, RES_MAX - 1);
-
-	/* uneven per node counts, then global counts: even shares */
-	for (i = 0; i < k; i++) {
-		snprintf(val, sizeof(val), "%d\n", 3 + 7 * i);
-		set_node(_metadata, self, mem[i], val);
-		sum += 3 + 7 * i;
-	}
-	snprintf(val, sizeof(val), "%lu\n", sum);
-	check_global_write(_metadata, self, val);
-	snprintf(val, sizeof(val), "%lu\n", sum + 5);
-	check_global_write(_metadata, self, val);
-	snprintf(val, sizeof(val), "%lu\n", sum - 4);
-	check_global_write(_metadata, self, val);
-
-	/* one node at max, the others at counts or 0: the sum is max */
-	set_node(_metadata, self, mem[0], "max\n");
-	check_global_write(_metadata, self, "max\n");
-	for (i = 1; i < k; i++)
-		set_node(_metadata, self, mem[i], "0\n");
-	check_global_write(_metadata, self, "max\n");
-	/* a count turns the max nodes into counts */
-	check_global_write(_metadata, self, "7\n");
-	set_node(_metadata, self, mem[k - 1], "max\n");
-	check_global_write(_metadata, self, "2\n");
-
-	/* large node counts add up to a global value that round-trips */
-	for (i = 0; i < k; i++)
-		set_node(_metadata, self, mem[i], "1099511627776\n");
-	snprintf(val, sizeof(val), "%lu\n", (1UL << 40) * k + 1);
-	check_global_write(_metadata, self, val);
-
-	check_global_write(_metadata, self, "0\n");
 }
 
 /* zeroed_hugepages is read only, also for root */
 static void check_zeroed_ro(struct __test_metadata *_metadata,
-			    const char *dir, const char *label)
+			    const char *dir)
 {
 	char path[2 * PATH_LEN], val[VAL_LEN];
 	unsigned long before, after;
@@ -1546,13 +1219,13 @@ static void check_zeroed_ro(struct __test_metadata *_metadata,
 	fd = open(path, O_WRONLY);
 	if (fd < 0) {
 		EXPECT_EQ(EACCES, errno) {
-			TH_LOG("%s: open(O_WRONLY) of zeroed_hugepages: %s",
-			       label, strerror(errno));
+			TH_LOG("open(O_WRONLY) of zeroed_hugepages: %s",
+			       strerror(errno));
 		}
 	} else {
 		ret = write(fd, val, strlen(val));
 		EXPECT_GT(0, ret) {
-			TH_LOG("%s: write to zeroed_hugepages succeeded", label);
+			TH_LOG("write to zeroed_hugepages succeeded");
 		}
 		close(fd);
 	}
@@ -1577,55 +1250,6 @@ static void check_modes(struct __test_metadata *_metadata, const char *dir)
 	}
 }
 
-static const char *file_label(FIXTURE_DATA(prezero) *self, int i,
-			      char *buf, size_t len)
-{
-	if (i < 0)
-		return "global";
-	snprintf(buf, len, "node%d", self->nodes[i].nid);
-	return buf;
-}
-
-/*
- * With no writer running: every zeroed_reserve file reads a well formed
- * value, the global one the sum of the nodes with memory, or "max" if one
- * of them is at max (hugetlb_prezero_reserve_show()), and every file
- * round-trips.
- */
-static void check_global_sum(struct __test_metadata *_metadata,
-			     FIXTURE_DATA(prezero) *self, const char *what)
-{
-	char buf[VAL_LEN], exp[VAL_LEN];
-	struct node_values nv;
-	unsigned long cnt;
-	bool max;
-	int i;
-
-	for (i = 0; i < self->nr_nodes; i++) {
-		ASSERT_LT(0, dir_read(self->nodes[i].dir, "zeroed_reserve",
-				      buf, sizeof(buf)));
-		EXPECT_EQ(0, parse_reserve(buf, &max, &cnt)) {
-			TH_LOG("%s: node%d zeroed_reserve reads '%s'", what,
-			       self->nodes[i].nid, esc(buf));
-		}
-	}
-	ASSERT_LT(0, dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf)));
-	EXPECT_EQ(0, parse_reserve(buf, &max, &cnt)) {
-		TH_LOG("%s: global zeroed_reserve reads '%s'", what, esc(buf));
-	}
-	read_node_values(_metadata, self, &nv);
-	exp[0] = '\0';
-	global_of(self, &nv, exp, sizeof(exp));
-	if (exp[0]) {
-		EXPECT_STREQ(exp, buf) {
-			TH_LOG("%s: global zeroed_reserve does not match the nodes:",
-			       what);
-			log_pool(_metadata, self, what);
-		}
-	}
-	check_round_trip(_metadata, self, what);
-}
-
 /*
  * Try to open @dir's zeroed_reserve and zeroed_hugepages for writing, as
  * uid 65534: they are 0644 and 0444 and owned by root, so
@@ -1633,8 +1257,7 @@ static void check_global_sum(struct __test_metadata *_metadata,
  * EACCES.  Should an open succeed, write "3" so that the parent sees it.
  * Reading stays allowed.
  */
-static bool nobody_try(struct __test_metadata *_metadata, const char *dir,
-		       const char *label)
+static bool nobody_try(struct __test_metadata *_metadata, const char *dir)
 {
 	static const char * const names[] = {
 		"zeroed_reserve", "zeroed_hugepages",
@@ -1654,15 +1277,14 @@ static bool nobody_try(struct __test_metadata *_metadata, const char *dir,
 			fd = open(path, flags[f]);
 			if (fd >= 0) {
 				ret = write(fd, "3", 1);
-				TH_LOG("%s: uid %d opened %s %s, a write of '3' returned %zd",
-				       label, NOBODY_ID, names[i],
-				       flag_names[f], ret);
+				TH_LOG("uid %d opened %s %s, a write of '3' returned %zd",
+				       NOBODY_ID, names[i], flag_names[f], ret);
 				close(fd);
 				ok = false;
 			} else if (errno != EACCES) {
-				TH_LOG("%s: uid %d open(%s, %s): %s, expected EACCES",
-				       label, NOBODY_ID, names[i],
-				       flag_names[f], strerror(errno));
+				TH_LOG("uid %d open(%s, %s): %s, expected EACCES",
+				       NOBODY_ID, names[i], flag_names[f],
+				       strerror(errno));
 				ok = false;
 			}
 		}
@@ -1670,17 +1292,15 @@ static bool nobody_try(struct __test_metadata *_metadata, const char *dir,
 
 	ret = dir_read(dir, "zeroed_reserve", buf, sizeof(buf));
 	if (ret < 0) {
-		TH_LOG("%s: uid %d cannot read zeroed_reserve: %s", label,
-		       NOBODY_ID, strerror(-ret));
+		TH_LOG("uid %d cannot read zeroed_reserve: %s", NOBODY_ID,
+		       strerror(-ret));
 		ok = false;
 	} else if (parse_reserve(buf, &max, &cnt)) {
-		TH_LOG("%s: uid %d reads zeroed_reserve '%s'", label, NOBODY_ID,
-		       esc(buf));
+		TH_LOG("uid %d reads zeroed_reserve '%s'", NOBODY_ID, esc(buf));
 		ok = false;
 	}
 	if (dir_read_ulong(dir, "zeroed_hugepages", &cnt)) {
-		TH_LOG("%s: uid %d cannot read zeroed_hugepages", label,
-		       NOBODY_ID);
+		TH_LOG("uid %d cannot read zeroed_hugepages", NOBODY_ID);
 		ok = false;
 	}
 	return ok;
@@ -1690,10 +1310,6 @@ static bool nobody_try(struct __test_metadata *_metadata, const char *dir,
 static int nobody_child(struct __test_metadata *_metadata,
 			FIXTURE_DATA(prezero) *self)
 {
-	char label[VAL_LEN];
-	bool ok;
-	int i;
-
 	if (setgroups(0, NULL) ||
 	    setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) ||
 	    setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID)) {
@@ -1701,18 +1317,17 @@ static int nobody_child(struct __test_metadata *_metadata,
 		       strerror(errno));
 		return NOBODY_SKIP;
 	}
-	ok = nobody_try(_metadata, self->gdir, "global");
-	for (i = 0; i < self->nr_nodes; i++) {
-		if (!nobody_try(_metadata, self->nodes[i].dir,
-				file_label(self, i, label, sizeof(label))))
-			ok = false;
-	}
-	return ok ? 0 : 1;
+	return nobody_try(_metadata, self->gdir) ? 0 : 1;
 }
 
-/* Valid values the concurrent writers write, counts and max */
+/* Valid values the concurrent writers write: counts, max, a count kept as max */
 static const char * const conc_values[] = {
-	"0", "1", "5", "max", "13\n", "max\n", "64",
+	"0", "1", "5", "max", "13\n", "max\n", "64", "4294967295",
+};
+
+/* What zeroed_reserve reads after each of conc_values[] */
+static const char * const conc_reads[] = {
+	"0\n", "1\n", "5\n", "max\n", "13\n", "max\n", "64\n", "max\n",
 };
 
 /* One writer's results, in memory shared with the test */
@@ -1720,119 +1335,83 @@ struct conc_stats {
 	unsigned long writes;
 	unsigned long failed;
 	int err;		/* errno of the first failed write, */
-	int file;		/* its file (-1: global, else a node), */
 	unsigned int val;	/* and its value in conc_values[] */
 };
 
-/* Writer @w: cycle through the files and the values until @end. */
+/* Writer @w: cycle through the values until @end. */
 static void conc_writer(FIXTURE_DATA(prezero) *self, int w, double end,
 			struct conc_stats *st)
 {
-	unsigned long files = self->nr_nodes + 1, k;
+	unsigned long k;
 	unsigned int v;
-	int f, ret;
+	int ret;
 
 	for (k = 0; now() < end; k++) {
-		f = (int)((k + w) % files) - 1;
 		v = (k * (w + 1) + w) % ARRAY_SIZE(conc_values);
-		ret = dir_write(node_dir(self, f), "zeroed_reserve",
-				conc_values[v]);
+		ret = set_reserve(self, conc_values[v]);
 		st->writes++;
 		if (ret && !st->failed++) {
 			st->err = -ret;
-			st->file = f;
 			st->val = v;
 		}
 	}
 }
 
-/*
- * Read every zeroed_reserve file once while the writers run: each must be
- * well formed, a node's value at most @cmax unless it is max, the global
- * value at most @gmax unless it is max.
- */
+/* zeroed_reserve reads one of the values the writers write */
 static bool conc_read(struct __test_metadata *_metadata,
-		      FIXTURE_DATA(prezero) *self, unsigned long cmax,
-		      unsigned long gmax)
+		      FIXTURE_DATA(prezero) *self, const char *what)
 {
-	char buf[VAL_LEN], label[VAL_LEN];
-	unsigned long cnt, lim;
-	bool max;
-	int i, ret;
+	char buf[VAL_LEN];
+	unsigned int i;
+	int ret;
 
-	for (i = -1; i < self->nr_nodes; i++) {
-		lim = i < 0 ? gmax : cmax;
-		ret = dir_read(node_dir(self, i), "zeroed_reserve", buf,
-			       sizeof(buf));
-		if (ret < 0) {
-			TH_LOG("%s: reading zeroed_reserve while writers run: %s",
-			       file_label(self, i, label, sizeof(label)),
-			       strerror(-ret));
-			return false;
-		}
-		if (parse_reserve(buf, &max, &cnt) || (!max && cnt > lim)) {
-			TH_LOG("%s: reads '%s' while writers run (at most %lu or max)",
-			       file_label(self, i, label, sizeof(label)),
-			       esc(buf), lim);
-			return false;
-		}
+	ret = dir_read(self->gdir, "zeroed_reserve", buf, sizeof(buf));
+	if (ret < 0) {
+		TH_LOG("%s: reading zeroed_reserve: %s", what, strerror(-ret));
+		return false;
 	}
-	return true;
+	for (i = 0; i < ARRAY_SIZE(conc_reads); i++)
+		if (!strcmp(buf, conc_reads[i]))
+			return true;
+	TH_LOG("%s: zeroed_reserve reads '%s', which no writer wrote", what,
+	       esc(buf));
+	return false;
 }
 
 /*
- * 1. Accepted and rejected forms of zeroed_reserve writes, on the global
- * file and on every node's file, writes longer than a page among them, how
- * global writes set the node values, how the global value is read back,
- * that writing back what was read changes nothing, and that
- * zeroed_hugepages is read only.  Needs no free pages.
+ * 1. Accepted and rejected forms of zeroed_reserve writes, writes longer
+ * than a page among them, the 32-bit count (4294967295 and more read back
+ * as max), the same value written twice, that zeroed_hugepages is read
+ * only, and that no node has pre-zeroing files of its own.  Needs no free
+ * pages.
  */
 TEST_F_TIMEOUT(prezero, sysfs_write_forms, 120)
 {
-	char label[VAL_LEN];
-	int i;
-
 	check_modes(_metadata, self->gdir);
-	for (i = 0; i < self->nr_nodes; i++)
-		check_modes(_metadata, self->nodes[i].dir);
-
-	check_write_forms(_metadata, self, -1, "global");
-	for (i = 0; i < self->nr_nodes; i++) {
-		snprintf(label, sizeof(label), "node%d", self->nodes[i].nid);
-		check_write_forms(_metadata, self, i, label);
-	}
-	if (!self->nr_nodes)
-		TH_LOG("no per node hugepages directories: per node checks skipped");
-
-	check_global_semantics(_metadata, self);
-
-	check_zeroed_ro(_metadata, self->gdir, "global");
-	for (i = 0; i < self->nr_nodes; i++) {
-		snprintf(label, sizeof(label), "node%d", self->nodes[i].nid);
-		check_zeroed_ro(_metadata, self->nodes[i].dir, label);
-	}
-	TH_LOG("checked %zu valid, %zu invalid and %zu long forms on %d files",
+	check_no_node_files(_metadata, self);
+	check_write_forms(_metadata, self);
+	check_zeroed_ro(_metadata, self->gdir);
+	TH_LOG("checked %zu valid, %zu invalid, %zu too large and %zu long forms; %d node directories",
 	       ARRAY_SIZE(valid_writes), ARRAY_SIZE(invalid_writes) + 1,
-	       ARRAY_SIZE(long_writes), self->nr_nodes + 1);
+	       ARRAY_SIZE(huge_writes), ARRAY_SIZE(long_writes),
+	       self->nr_nodes);
 }
 
 /*
  * 1b. Users other than root cannot write zeroed_reserve (nor
  * zeroed_hugepages): a child switched to uid and gid 65534 gets EACCES
- * from open() for writing on the global file and on every node's file,
- * can still read them, and no zeroed_reserve value changes.
+ * from open() for writing, can still read them, and zeroed_reserve does
+ * not change.
  */
 TEST_F_TIMEOUT(prezero, sysfs_write_nonroot, 60)
 {
-	struct reserve_set before, after;
 	int status;
 	pid_t pid;
 
 	if (geteuid())
 		SKIP(return, "not root: cannot switch to uid %d", NOBODY_ID);
-	/* all counts 0: a stray write of "3" would show */
+	/* 0: a stray write of "3" would show */
 	ASSERT_EQ(0, set_reserve(self, "0"));
-	ASSERT_EQ(0, read_reserves(self, &before));
 
 	pid = fork();
 	ASSERT_LE(0, pid);
@@ -1845,39 +1424,24 @@ TEST_F_TIMEOUT(prezero, sysfs_write_nonroot, 60)
 	if (WEXITSTATUS(status) == NOBODY_SKIP)
 		SKIP(return, "cannot switch to uid and gid %d", NOBODY_ID);
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, read_reserves(self, &after));
-	EXPECT_TRUE(same_reserves(_metadata, self, &before, &after,
-				  "writes as non-root"));
-	TH_LOG("uid %d: opening for writing refused on %d directories",
-	       NOBODY_ID, self->nr_nodes + 1);
+	EXPECT_TRUE(reserve_is(_metadata, self, "0\n", "writes as non-root"));
+	TH_LOG("uid %d: opening for writing refused", NOBODY_ID);
 }
 
 /*
- * 1c. Writers racing on the global and per node files: each write of a
- * valid value succeeds, every value read meanwhile is well formed and in
- * range, and once they are done the global value agrees with the node
- * values, and known values written afterwards read back exactly.
+ * 1c. Writers racing on zeroed_reserve: each write of a valid value
+ * succeeds, every value read meanwhile and after is one of those written,
+ * and each value written once more afterwards reads back exactly.
  */
 TEST_F_TIMEOUT(prezero, sysfs_concurrent_writers, 60)
 {
-	unsigned long cmax = 0, gmax = 0, v, reads = 0, writes = 0;
 	pid_t pids[CONC_WRITERS];
-	char label[VAL_LEN];
+	unsigned long reads = 0, writes = 0;
 	struct conc_stats *st;
 	bool reads_ok = true;
-	int i, w, status;
+	unsigned int i;
+	int w, status;
 	double t0, end;
-
-	/* a global write gives no node more than its count */
-	for (i = 0; i < (int)ARRAY_SIZE(conc_values); i++)
-		if (!parse_ulong(conc_values[i], &v))
-			cmax = max_ul(cmax, v);
-	/* the global value is the sum of the nodes with memory, or max */
-	for (i = 0; i < self->nr_nodes; i++)
-		if (self->nodes[i].has_memory)
-			gmax += cmax;
-	if (!self->nr_nodes)
-		gmax = cmax;
 
 	ASSERT_EQ(0, set_reserve(self, "0"));
 	st = mmap(NULL, CONC_WRITERS * sizeof(*st), PROT_READ | PROT_WRITE,
@@ -1895,7 +1459,7 @@ TEST_F_TIMEOUT(prezero, sysfs_concurrent_writers, 60)
 		}
 	}
 	while (reads_ok && now() < end) {
-		reads_ok = conc_read(_metadata, self, cmax, gmax);
+		reads_ok = conc_read(_metadata, self, "while writers run");
 		reads++;
 	}
 	/* the writers stop at @end by themselves */
@@ -1906,36 +1470,39 @@ TEST_F_TIMEOUT(prezero, sysfs_concurrent_writers, 60)
 		}
 		writes += st[w].writes;
 		EXPECT_EQ(0UL, st[w].failed) {
-			TH_LOG("writer %d: %lu of %lu writes failed, the first '%s' to %s: %s",
+			TH_LOG("writer %d: %lu of %lu writes failed, the first '%s': %s",
 			       w, st[w].failed, st[w].writes,
 			       esc(conc_values[st[w].val]),
-			       file_label(self, st[w].file, label,
-					  sizeof(label)),
 			       strerror(st[w].err));
 		}
 	}
 	EXPECT_TRUE(reads_ok);
-	TH_LOG("%d writers: %lu writes to %d files in %.2f s, %lu rounds of reads",
-	       CONC_WRITERS, writes, self->nr_nodes + 1, now() - t0, reads);
+	TH_LOG("%d writers: %lu writes in %.2f s, %lu reads", CONC_WRITERS,
+	       writes, now() - t0, reads);
 	munmap(st, CONC_WRITERS * sizeof(*st));
 
-	check_global_sum(_metadata, self, "after the writers");
-	/* known global counts, max, per node counts and a node at max */
-	check_global_semantics(_metadata, self);
-	check_global_sum(_metadata, self, "after known writes");
+	EXPECT_TRUE(conc_read(_metadata, self, "after the writers"));
+	for (i = 0; i < ARRAY_SIZE(conc_values); i++) {
+		EXPECT_EQ(0, set_reserve(self, conc_values[i]));
+		EXPECT_TRUE(reserve_is(_metadata, self, conc_reads[i],
+				       "a value written after the writers"));
+	}
 }
 
 /*
- * 2. zeroed_hugepages reaches min(zeroed_reserve, free_hugepages), globally
- * and per node, in bounded time, never goes beyond it, never exceeds
- * free_hugepages, and zeroing does not change the pool counters.
+ * 2. zeroed_hugepages reaches what zeroed_reserve asks for, in bounded
+ * time, and goes no further: a count is per node, so every node with memory
+ * keeps min(count, its free pages) zeroed and the size's count is their sum
+ * (with pages on two nodes a count of r zeroes 2r pages, not r); max zeroes
+ * every free page.  It never exceeds free_hugepages, and zeroing does not
+ * change the pool counters.
  */
 TEST_F_TIMEOUT(prezero, zeroing_reaches_reserve, 600)
 {
-	unsigned long avail, r, cnt, zb[MAX_NODES], d, i, want, k;
-	struct node_values nv;
-	struct pool_snap s;
-	int a = -1, b = -1, n;
+	unsigned long avail, r, fmin = 0, want, d, i, zb;
+	unsigned long dirty[MAX_NODES] = { 0 };
+	struct pool_snap s, m;
+	int n, k = 0;
 	char *p;
 
 	avail = need_pool(_metadata, self, MIN_FREE_SMALL);
@@ -1947,57 +1514,41 @@ TEST_F_TIMEOUT(prezero, zeroing_reaches_reserve, 600)
 	ASSERT_NE(0UL, dirty_pool(_metadata, self));
 	ASSERT_TRUE(none_zeroed(_metadata, self));
 
-	/* a global count: half of the pool, split evenly over the nodes */
-	r = avail / 2 ? avail / 2 : 1;
-	ASSERT_EQ(0, dir_write_ulong(self->gdir, "zeroed_reserve", r));
-	log_pool(_metadata, self, "global reserve of half the pool");
-	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
+	/* a count of half the smallest node pool: that many on each node */
 	ASSERT_EQ(0, take_snap(self, &s));
-	read_node_values(_metadata, self, &nv);
-	want = self->nr_nodes ? 0 : min_ul(r, s.free);
-	for (n = 0; n < self->nr_nodes; n++)
-		if (self->nodes[n].has_memory)
-			want += min_ul(nv.v[n], s.node_free[n]);
-	EXPECT_TRUE(s.free != s.nr || s.zeroed == want) {
-		TH_LOG("global reserve %lu, %lu pages zeroed, expected %lu",
-		       r, s.zeroed, want);
-	}
-	/* and it stays there */
-	EXPECT_TRUE(expect_no_growth(_metadata, self, 0.5, 0));
-
-	/* per node values */
 	for (n = 0; n < self->nr_nodes; n++) {
 		if (!self->nodes[n].has_memory || !s.node_free[n])
 			continue;
-		if (a < 0)
-			a = n;
-		else if (b < 0)
-			b = n;
+		k++;
+		if (!fmin || s.node_free[n] < fmin)
+			fmin = s.node_free[n];
 	}
-	if (a >= 0) {
-		ASSERT_EQ(0, dir_write(self->nodes[a].dir, "zeroed_reserve",
-				       "max"));
-		log_pool(_metadata, self, "one node at max");
-		ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
-		ASSERT_EQ(0, take_snap(self, &s));
-		EXPECT_EQ(s.node_free[a], s.node_zeroed[a]);
-	}
-	if (b >= 0 && s.node_zeroed[b] < s.node_free[b]) {
-		cnt = s.node_zeroed[b] + 1;
-		ASSERT_EQ(0, dir_write_ulong(self->nodes[b].dir,
-					     "zeroed_reserve", cnt));
-		log_pool(_metadata, self, "second node one page more");
-		ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
-		ASSERT_EQ(0, take_snap(self, &s));
-		EXPECT_EQ(cnt, s.node_zeroed[b]);
-		EXPECT_TRUE(expect_no_growth(_metadata, self, 0.5, 0));
-	}
+	if (!self->nr_nodes)
+		fmin = s.free;
+	r = fmin / 2 ? fmin / 2 : 1;
+	ASSERT_EQ(0, dir_write_ulong(self->gdir, "zeroed_reserve", r));
+	log_pool(_metadata, self, "a count of half the smallest node pool");
+	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
+	ASSERT_EQ(0, take_snap(self, &s));
+	want = reserve_target(self, &s, false, r);
+	TH_LOG("a count of %lu, %d nodes with free pages: %lu zeroed, expected %lu",
+	       r, k, s.zeroed, want);
+	EXPECT_EQ(want, s.zeroed);
+	/* and it stays there */
+	EXPECT_TRUE(expect_no_growth(_metadata, self, 0.5, 0));
 
-	/* a count above the pool on every node zeroes every free page */
-	for (n = 0, k = 0; n < self->nr_nodes; n++)
-		k += self->nodes[n].has_memory;
-	ASSERT_EQ(0, dir_write_ulong(self->gdir, "zeroed_reserve",
-				     max_ul(k, 1) * avail + 1));
+	/* one more: a page more on every node that has one */
+	ASSERT_EQ(0, dir_write_ulong(self->gdir, "zeroed_reserve", r + 1));
+	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
+	ASSERT_EQ(0, take_snap(self, &s));
+	want = reserve_target(self, &s, false, r + 1);
+	TH_LOG("a count of %lu: %lu zeroed, expected %lu", r + 1, s.zeroed,
+	       want);
+	EXPECT_EQ(want, s.zeroed);
+	EXPECT_TRUE(expect_no_growth(_metadata, self, 0.5, 0));
+
+	/* a count above every node's pool zeroes every free page */
+	ASSERT_EQ(0, dir_write_ulong(self->gdir, "zeroed_reserve", s.free + 1));
 	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
 	ASSERT_EQ(0, take_snap(self, &s));
 	EXPECT_EQ(s.free, s.zeroed);
@@ -2010,11 +1561,6 @@ TEST_F_TIMEOUT(prezero, zeroing_reaches_reserve, 600)
 	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
 	ASSERT_EQ(0, take_snap(self, &s));
 	EXPECT_EQ(s.free, s.zeroed);
-	for (n = 0; n < self->nr_nodes; n++) {
-		EXPECT_EQ(s.node_free[n], s.node_zeroed[n]) {
-			TH_LOG("node%d", self->nodes[n].nid);
-		}
-	}
 
 	if (self->gigantic) {
 		TH_LOG("gigantic pages: pool growth and shrink not checked");
@@ -2029,30 +1575,39 @@ TEST_F_TIMEOUT(prezero, zeroing_reaches_reserve, 600)
 	ASSERT_EQ(0, take_snap(self, &s));
 	EXPECT_EQ(s.free, s.zeroed);
 
-	/* shrinking a node's pool frees its dirty pages first */
+	/*
+	 * Shrinking a node's pool frees its dirty pages first.  With the
+	 * reserve at 0 the pages zeroed stay zeroed: d of them are taken and
+	 * come back dirty, on the nodes whose free count they lowered.
+	 */
 	ASSERT_EQ(0, set_reserve(self, "0"));
+	ASSERT_EQ(0, take_snap(self, &s));
 	d = min_ul(8, s.free);
 	p = map_anon(self, d);
 	ASSERT_NE(MAP_FAILED, p);
 	for (i = 0; i < d; i++)
 		p[i * self->size] = 1;
+	ASSERT_EQ(0, take_snap(self, &m));
+	for (n = 0; n < self->nr_nodes; n++)
+		dirty[n] = s.node_free[n] - m.node_free[n];
 	munmap(p, d * self->size);
 	ASSERT_EQ(0, take_snap(self, &s));
+	zb = s.zeroed;
+	EXPECT_EQ(s.free - d, zb);
 	for (n = 0; n < self->nr_nodes; n++) {
-		zb[n] = s.node_zeroed[n];
-		if (s.node_free[n] == zb[n])
+		if (!dirty[n])
 			continue;
 		ASSERT_EQ(0, dir_write_ulong(self->nodes[n].dir, "nr_hugepages",
-					     s.node_nr[n] - (s.node_free[n] - zb[n])));
+					     s.node_nr[n] - dirty[n]));
 	}
+	if (!self->nr_nodes)
+		ASSERT_EQ(0, dir_write_ulong(self->gdir, "nr_hugepages",
+					     s.nr - d));
 	ASSERT_EQ(0, take_snap(self, &s));
-	for (n = 0; n < self->nr_nodes; n++) {
-		EXPECT_EQ(zb[n], s.node_zeroed[n]) {
-			TH_LOG("node%d: shrinking by its dirty pages dropped zeroed pages",
-			       self->nodes[n].nid);
-		}
-		EXPECT_EQ(s.node_free[n], s.node_zeroed[n]);
+	EXPECT_EQ(zb, s.zeroed) {
+		TH_LOG("shrinking the pools by their dirty pages dropped zeroed pages");
 	}
+	EXPECT_EQ(s.free, s.zeroed);
 	log_pool(_metadata, self, "after shrinking the dirty pages away");
 }
 
@@ -2563,6 +2118,76 @@ TEST_F_TIMEOUT(prezero, reserve_zero_stops_zeroing, 600)
 	TH_LOG("zeroing stopped at %lu of %lu free pages, %s", s.zeroed,
 	       s.free, last ? "no reserve left" : "another reserve set");
 	ASSERT_TRUE(expect_no_growth(_metadata, self, 1.5, last ? 0 : 1));
+}
+
+/*
+ * 7. Off keeps what was zeroed: with every reserve at 0 no khugezerod
+ * thread runs, but the free pages zeroed before stay zeroed and keep
+ * counting in zeroed_hugepages; a fault still takes them without clearing
+ * (a hit), and the count falls by the pages taken, which come back dirty,
+ * and never rises.
+ */
+TEST_F_TIMEOUT(prezero, off_keeps_zeroed, 600)
+{
+	struct pz_stats s0, s1;
+	struct pool_snap a, b;
+	unsigned long avail, k;
+	double t0;
+	char *p;
+	int n;
+
+	avail = need_pool(_metadata, self, MIN_FREE_SMALL);
+	if (!avail)
+		return;
+	k = min_ul(avail, self->gigantic ? MAX_K_GIGANTIC : MAX_K_SMALL);
+
+	ASSERT_EQ(0, set_reserve(self, "max"));
+	ASSERT_TRUE(wait_zeroed(_metadata, self, WZ_STABLE));
+	ASSERT_EQ(0, take_snap(self, &a));
+	ASSERT_EQ(a.free, a.zeroed);
+
+	ASSERT_EQ(0, set_reserve(self, "0"));
+	if (any_reserve())
+		SKIP(return, "another size's zeroed_reserve is set: zeroing cannot be turned off here");
+	/* a stopped thread's task may take a moment to leave /proc */
+	t0 = now();
+	while ((n = nr_zeroing_threads()) > 0 && now() - t0 < 5)
+		usleep(POLL_US);
+	EXPECT_EQ(0, n) {
+		TH_LOG("%d khugezerod threads %.1f s after the last reserve went to 0",
+		       n, now() - t0);
+	}
+	ASSERT_EQ(0, take_snap(self, &b));
+	EXPECT_EQ(a.zeroed, b.zeroed) {
+		TH_LOG("turning zeroing off changed zeroed_hugepages");
+	}
+	EXPECT_TRUE(expect_no_growth(_metadata, self, 1.0, 0));
+
+	/* k of the zeroed pages, faulted: zero, and hits; freed dirty */
+	ASSERT_EQ(0, self->have_stats ? read_stats(&s0) : 0);
+	p = map_anon(self, k);
+	ASSERT_NE(MAP_FAILED, p);
+	self->region = p;
+	self->region_len = k * self->size;
+	ASSERT_TRUE(check_zero(_metadata, "zeroing off, pool zeroed", p,
+			       k * self->size, self->size));
+	munmap(p, k * self->size);
+	self->region = NULL;
+	if (self->have_stats) {
+		ASSERT_EQ(0, read_stats(&s1));
+		TH_LOG("%lu faults with zeroing off: hit +%lld miss +%lld",
+		       k, s1.hit - s0.hit, s1.miss - s0.miss);
+		EXPECT_LE((long long)k, s1.hit - s0.hit);
+	} else {
+		TH_LOG("no htlb_prezero_* events in /proc/vmstat: hits not checked");
+	}
+	ASSERT_EQ(0, take_snap(self, &b));
+	EXPECT_EQ(a.zeroed - k, b.zeroed) {
+		TH_LOG("%lu pages taken from %lu zeroed ones", k, a.zeroed);
+	}
+	EXPECT_EQ(a.free, b.free);
+	/* nothing zeroes them again */
+	EXPECT_TRUE(expect_no_growth(_metadata, self, 1.0, 0));
 }
 
 /* All four events exist once the feature is there */

@@ -109,20 +109,18 @@ static const char * const mode_name[NR_MODES] = {
 };
 
 enum cop {
-	C_POOL, C_POOL_NODE, C_RESERVE, C_RESERVE_NODE, C_MIGRATE,
-	C_OFFLINE, C_OFFLINE_FREE, C_DEMOTE, C_HWPOISON, C_WORKERS, C_FILL,
-	NR_COPS
+	C_POOL, C_POOL_NODE, C_RESERVE, C_MIGRATE, C_OFFLINE, C_OFFLINE_FREE,
+	C_DEMOTE, C_HWPOISON, C_WORKERS, C_FILL, NR_COPS
 };
 
 static const char * const cop_name[NR_COPS] = {
-	"nr_hugepages", "node nr_hugepages", "zeroed_reserve",
-	"node zeroed_reserve", "move_pages", "MADV_SOFT_OFFLINE",
-	"soft_offline_page", "demote", "MADV_HWPOISON", "prezero_workers",
-	"zeroed_fill",
+	"nr_hugepages", "node nr_hugepages", "zeroed_reserve", "move_pages",
+	"MADV_SOFT_OFFLINE", "soft_offline_page", "demote", "MADV_HWPOISON",
+	"prezero_workers", "zeroed_fill",
 };
 
 static const unsigned int cop_weight[NR_COPS] = {
-	20, 20, 15, 15, 15, 3, 3, 2, 2, 5, 10,
+	20, 20, 30, 15, 3, 3, 2, 2, 5, 10,
 };
 
 #define WORKERS_PATH	"/proc/sys/vm/hugetlb_prezero_workers"
@@ -162,7 +160,6 @@ struct hsize {
 	unsigned long bytes;
 	char dir[PATH_LEN];
 	char orig_reserve[VAL_LEN];
-	char orig_node_reserve[MAX_NODES][VAL_LEN];
 	unsigned long orig_nr;
 	unsigned long orig_node_nr[MAX_NODES];
 	unsigned long in_use0;
@@ -171,10 +168,10 @@ struct hsize {
 	bool demote;
 };
 
+/* zeroed_hugepages is a count of the size alone: a node has none */
 struct snap {
 	unsigned long nr, free, resv, surp, zeroed;
-	unsigned long nnr[MAX_NODES], nfree[MAX_NODES];
-	unsigned long nsurp[MAX_NODES], nzeroed[MAX_NODES];
+	unsigned long nnr[MAX_NODES], nfree[MAX_NODES], nsurp[MAX_NODES];
 };
 
 static unsigned long opt_secs = 60;
@@ -388,9 +385,7 @@ static void save_state(void)
 		    hs_read_ul(h, -1, "nr_hugepages", &h->orig_nr))
 			ksft_exit_fail_msg("cannot read %s\n", h->dir);
 		for (n = 0; n < nr_nodes; n++) {
-			if (hs_read(h, n, "zeroed_reserve",
-				    h->orig_node_reserve[n], VAL_LEN) <= 0 ||
-			    hs_read_ul(h, n, "nr_hugepages", &h->orig_node_nr[n]))
+			if (hs_read_ul(h, n, "nr_hugepages", &h->orig_node_nr[n]))
 				ksft_exit_fail_msg("cannot read node%d %lu kB files\n",
 						   node_id[n], h->kb);
 		}
@@ -449,7 +444,7 @@ static void restore_state(bool from_signal)
 	static int restoring;
 	char buf[VAL_LEN];
 	struct hsize *h;
-	int i, n;
+	int i;
 
 	if (getpid() != parent_pid || READ_ONCE(restoring))
 		return;
@@ -466,11 +461,7 @@ static void restore_state(bool from_signal)
 		h = &sizes[i];
 		if (!h->saved)
 			continue;
-		/* per node values are the truth, the global value follows */
-		for (n = 0; n < nr_nodes; n++)
-			hs_write(h, n, "zeroed_reserve", h->orig_node_reserve[n]);
-		if (!nr_nodes)
-			hs_write(h, -1, "zeroed_reserve", h->orig_reserve);
+		hs_write(h, -1, "zeroed_reserve", h->orig_reserve);
 		if (hs_read(h, -1, "zeroed_reserve", buf, sizeof(buf)) <= 0 ||
 		    strcmp(buf, h->orig_reserve))
 			ksft_print_msg("WARNING: %lu kB zeroed_reserve not restored to %s\n",
@@ -1024,24 +1015,28 @@ static bool chaos_workers(struct ctx *c)
 }
 
 /*
- * zeroed_fill of a random size, globally or on a node: a target 1-8 pages
- * above the zeroed count just read, zeroed in this thread's context,
- * racing the workers; EAGAIN (too few dirty pages) is a success.
+ * zeroed_fill of a random size: a target 1-8 pages above the zeroed count
+ * just read (of every node), zeroed in this thread's context, racing the
+ * workers; EAGAIN (too few dirty pages) is a success.
  */
-static bool chaos_fill(struct ctx *c, int node)
+static bool chaos_fill(struct ctx *c)
 {
 	struct hsize *h = &sizes[rnd_below(c, nr_sizes)];
 	unsigned long zeroed;
 	int ret;
 
-	if (hs_read_ul(h, node, "zeroed_hugepages", &zeroed))
+	if (hs_read_ul(h, -1, "zeroed_hugepages", &zeroed))
 		return false;
-	ret = hs_write_ul(h, node, "zeroed_fill", zeroed + 1 + rnd_below(c, 8));
+	ret = hs_write_ul(h, -1, "zeroed_fill", zeroed + 1 + rnd_below(c, 8));
 	return !ret || ret == -EAGAIN;
 }
 
-/* zeroed_reserve of a random size: 0, a count or max */
-static bool chaos_reserve(struct ctx *c, int node)
+/*
+ * zeroed_reserve of a random size: 0, a count up to the pool's size (each
+ * node keeps that many of its pages zeroed), a count too large to keep
+ * (read back as max), or max
+ */
+static bool chaos_reserve(struct ctx *c)
 {
 	struct hsize *h = &sizes[rnd_below(c, nr_sizes)];
 	unsigned long r = rnd_below(c, 100), nr = 0;
@@ -1050,10 +1045,12 @@ static bool chaos_reserve(struct ctx *c, int node)
 	if (r < 25) {
 		snprintf(val, sizeof(val), "0");
 	} else if (r < 60) {
-		hs_read_ul(h, node, "nr_hugepages", &nr);
+		hs_read_ul(h, -1, "nr_hugepages", &nr);
 		snprintf(val, sizeof(val), "%lu", rnd_below(c, nr + 2));
+	} else if (r < 65) {
+		snprintf(val, sizeof(val), "%lu", 4294967295UL + rnd_below(c, 2));
 	}
-	return !hs_write(h, node, "zeroed_reserve", val);
+	return !hs_write(h, -1, "zeroed_reserve", val);
 }
 
 static unsigned long pfn_of(int fd, const char *p)
@@ -1140,7 +1137,6 @@ static bool cop_possible(enum cop op)
 
 	switch (op) {
 	case C_POOL_NODE:
-	case C_RESERVE_NODE:
 		return nr_mem_nodes > 0;
 	case C_MIGRATE:
 		return nr_mem_nodes > 1;
@@ -1188,24 +1184,21 @@ static void *chaos(void *arg)
 		if (!cop_possible(op))
 			continue;
 		cop_tried[op]++;
-		/* the _NODE ops act on a random node with memory */
-		node = op == C_POOL_NODE || op == C_RESERVE_NODE ?
-		       rnd_mem_node(&c, -1) : -1;
+		/* C_POOL_NODE acts on a random node with memory */
+		node = op == C_POOL_NODE ? rnd_mem_node(&c, -1) : -1;
 		switch (op) {
 		case C_POOL:
 		case C_POOL_NODE:
 			ok = chaos_pool(&c, node);
 			break;
 		case C_RESERVE:
-		case C_RESERVE_NODE:
-			ok = chaos_reserve(&c, node);
+			ok = chaos_reserve(&c);
 			break;
 		case C_WORKERS:
 			ok = chaos_workers(&c);
 			break;
 		case C_FILL:
-			ok = chaos_fill(&c, rnd_below(&c, 2) ?
-					    rnd_mem_node(&c, -1) : -1);
+			ok = chaos_fill(&c);
 			break;
 		case C_DEMOTE:
 			hs1g->pool_changed = true;
@@ -1290,8 +1283,7 @@ static int take_snap(const struct hsize *h, struct snap *s)
 	for (n = 0; n < nr_nodes; n++)
 		if (hs_read_ul(h, n, "free_hugepages", &s->nfree[n]) ||
 		    hs_read_ul(h, n, "nr_hugepages", &s->nnr[n]) ||
-		    hs_read_ul(h, n, "surplus_hugepages", &s->nsurp[n]) ||
-		    hs_read_ul(h, n, "zeroed_hugepages", &s->nzeroed[n]))
+		    hs_read_ul(h, n, "surplus_hugepages", &s->nsurp[n]))
 			return -1;
 	return hs_read_ul(h, -1, "zeroed_hugepages", &s->zeroed);
 }
@@ -1316,13 +1308,13 @@ static int stable_snap(const struct hsize *h, struct snap *s)
 	return 0;
 }
 
-/* Is every free page zeroed, globally and on every node? */
+/* Is every free page of every size zeroed, on all nodes? */
 static bool all_zeroed(bool log)
 {
 	unsigned long slack;
 	bool ok, done = true;
 	struct snap s;
-	int i, n;
+	int i;
 
 	for (i = 0; i < nr_sizes; i++) {
 		if (take_snap(&sizes[i], &s))
@@ -1330,8 +1322,6 @@ static bool all_zeroed(bool log)
 		/* a poisoned free page may never be zeroed */
 		slack = &sizes[i] == hs2m ? cop_done[C_HWPOISON] : 0;
 		ok = s.zeroed + slack >= s.free;
-		for (n = 0; n < nr_nodes; n++)
-			ok &= s.nzeroed[n] + slack >= s.nfree[n];
 		if (!ok && log)
 			ksft_print_msg("%lu kB: %lu of %lu free pages zeroed\n",
 				       sizes[i].kb, s.zeroed, s.free);
@@ -1368,7 +1358,7 @@ static bool wait_zeroed(void)
 
 static bool check_counters(const struct hsize *h)
 {
-	unsigned long nr = 0, free = 0, surp = 0, zeroed = 0;
+	unsigned long nr = 0, free = 0, surp = 0;
 	bool ok = true;
 	struct snap s;
 	int n;
@@ -1383,22 +1373,19 @@ static bool check_counters(const struct hsize *h)
 		ok = false;
 	}
 	for (n = 0; n < nr_nodes; n++) {
-		if (s.nzeroed[n] > s.nfree[n] || s.nfree[n] > s.nnr[n] ||
-		    s.nsurp[n]) {
-			ksft_print_msg("%lu kB node%d: nr %lu free %lu surplus %lu zeroed %lu\n",
+		if (s.nfree[n] > s.nnr[n] || s.nsurp[n]) {
+			ksft_print_msg("%lu kB node%d: nr %lu free %lu surplus %lu\n",
 				       h->kb, node_id[n], s.nnr[n], s.nfree[n],
-				       s.nsurp[n], s.nzeroed[n]);
+				       s.nsurp[n]);
 			ok = false;
 		}
 		nr += s.nnr[n];
 		free += s.nfree[n];
 		surp += s.nsurp[n];
-		zeroed += s.nzeroed[n];
 	}
-	if (nr_nodes && (nr != s.nr || free != s.free || surp != s.surp ||
-			 zeroed != s.zeroed)) {
-		ksft_print_msg("%lu kB node sums differ: nr %lu free %lu surplus %lu zeroed %lu\n",
-			       h->kb, nr, free, surp, zeroed);
+	if (nr_nodes && (nr != s.nr || free != s.free || surp != s.surp)) {
+		ksft_print_msg("%lu kB node sums differ: nr %lu free %lu surplus %lu\n",
+			       h->kb, nr, free, surp);
 		ok = false;
 	}
 	return ok;
@@ -1571,10 +1558,8 @@ static void setup(void)
 	pool_lo = POOL_MIN;
 	pool_hi = nr > POOL_MAX ? nr : POOL_MAX;
 
-	/* "0" first: "max" changes nothing while one node is at max */
 	for (i = 0; i < nr_sizes; i++)
-		if (hs_write(&sizes[i], -1, "zeroed_reserve", "0") ||
-		    hs_write(&sizes[i], -1, "zeroed_reserve", "max"))
+		if (hs_write(&sizes[i], -1, "zeroed_reserve", "max"))
 			ksft_exit_fail_msg("cannot write %s/zeroed_reserve\n",
 					   sizes[i].dir);
 	soft_offline_free_ok = !access(SOFT_OFFLINE_PATH, W_OK);
@@ -1701,10 +1686,8 @@ int main(int argc, char **argv)
 	ksft_test_result(!tot.corrupt, "data_intact\n");
 	ksft_test_result(workers_ok && !tot.errors, "workers_ok\n");
 
-	for (i = 0; i < nr_sizes; i++) {
-		hs_write(&sizes[i], -1, "zeroed_reserve", "0");
+	for (i = 0; i < nr_sizes; i++)
 		hs_write(&sizes[i], -1, "zeroed_reserve", "max");
-	}
 	ksft_test_result(wait_zeroed(), "zeroing_completes\n");
 	for (i = 0; i < nr_sizes; i++)
 		ksft_test_result(check_counters(&sizes[i]), "counters_%lukB\n",
