@@ -4,8 +4,9 @@
 
 S := scripts
 .DEFAULT_GOAL := help
-# The base kernel (a line of the file BASE; the first by default).
-BASE ?= $(shell awk '!/^[[:space:]]*(\#|$$)/ { print $$1; exit }' BASE)
+# The base kernel (a line of the file BASE; the first by default, which
+# scripts/lib.sh reads).
+BASE ?= $(shell SERIES= $(S)/build/base.sh DEFAULT_BASE)
 export BASE
 # The work tree; SERIES=v1 has its own (scripts/lib.sh).
 WORK := build/$(BASE)$(if $(SERIES),-$(SERIES))/linux/.git

@@ -7,11 +7,18 @@ ROOT=$(CDPATH='' cd -- "$(dirname -- "$0")/../.." && pwd)
 say() { printf '%s\n' "$*"; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# base_lines: the bases of the file BASE, one a line without its comments
+# and blank lines: NAME PACKAGE VERSION SUITE PATCHES PART2, the default
+# base first. The one reader of the file: the Makefile and .ci/run ask
+# scripts/build/base.sh, the bench reports get the values from bench.sh
+# and bench-scale.sh.
+base_lines() { grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/BASE"; }
+
 # The base kernel: BASE=NAME picks a line of the file BASE (the first one
 # by default), which names the Debian package, its version, the suite it
 # comes from and the series' folder. What is built for a base goes to
 # build/NAME/.
-bases=$(grep -v '^[[:space:]]*\(#\|$\)' "$ROOT/BASE")
+bases=$(base_lines)
 base_line=$(printf '%s\n' "$bases" | awk -v want="${BASE:-}" 'want == "" || $1 == want { print; exit }')
 [ -n "$base_line" ] ||
 	die "BASE=${BASE:-}: not a line of $ROOT/BASE (known: $(printf '%s\n' "$bases" | awk '{ printf "%s ", $1 }'))"

@@ -24,7 +24,8 @@ rc=0
 "$ROOT/scripts/boot/pipeline.sh" bench-scale || rc=$?
 suffix=
 [ "$BASE" = "$DEFAULT_BASE" ] || suffix=-$BASE
-python3 "$ROOT/scripts/report/bench-scale-report.py" "$LOGS" "$BUILD/bench" \
+# The report names the base as lib.sh read it from the file BASE.
+DEFAULT_BASE=$DEFAULT_BASE python3 "$ROOT/scripts/report/bench-scale-report.py" "$LOGS" "$BUILD/bench" \
 	"$ROOT/docs/generated/BENCHMARKS-scale$suffix.md" "$ROOT/docs/generated/BENCHMARKS$suffix.md" ||
 	die "no report (see $LOGS/bench-scale.tap)"
 stage_done bench-scale "$start"

@@ -22,7 +22,9 @@ say ""
 # docs/generated/BENCHMARKS-BASE.md.
 doc=$ROOT/docs/generated/BENCHMARKS.md
 [ "$BASE" = "$DEFAULT_BASE" ] || doc=$ROOT/docs/generated/BENCHMARKS-$BASE.md
-python3 "$ROOT/scripts/report/bench-report.py" "$LOGS" "$BUILD/bench" "$doc" ||
+# The report names the base as lib.sh read it from the file BASE.
+BASE_PACKAGE=$PACKAGE BASE_VERSION=$VERSION DEFAULT_BASE=$DEFAULT_BASE \
+	python3 "$ROOT/scripts/report/bench-report.py" "$LOGS" "$BUILD/bench" "$doc" ||
 	die "no report (see $LOGS/bench-stock.tap and bench-patched.tap)"
 say ""
 say "raw figures: $BUILD/bench/results.json; plot: $BUILD/bench/fault-latency.png;" \

@@ -365,21 +365,19 @@ def machine():
             "mem_mib": int(mem.group(1)) if mem else None}
 
 
-def base_line():
-    """NAME PACKAGE VERSION ... of the line of the file BASE that $BASE names."""
-    lines = [l.split() for l in open(os.path.join(ROOT, "BASE"))
-             if l.strip() and not l.lstrip().startswith("#")]
-    want = os.environ.get("BASE")
-    return next((l for l in lines if l[0] == want), lines[0])
-
-
-def first_base():
-    return next(l.split() for l in open(os.path.join(ROOT, "BASE"))
-                if l.strip() and not l.lstrip().startswith("#"))
+def base(what):
+    """The base's BASE, BASE_PACKAGE, BASE_VERSION or DEFAULT_BASE, as
+    scripts/lib.sh reads them from the file BASE: bench.sh and
+    bench-scale.sh pass them in the environment."""
+    value = os.environ.get(what)
+    if not value:
+        sys.exit("error: %s is not set: make bench runs this report "
+                 "(scripts/boot/bench.sh)" % what)
+    return value
 
 
 def kernels(bootrecs):
-    name, package, version = base_line()[:3]
+    name, package, version = base("BASE"), base("BASE_PACKAGE"), base("BASE_VERSION")
     work = "build/%s/linux" % name
     tree = os.environ.get("TREE", os.path.join(ROOT, work))
     k = {"base": "%s %s (tag base of %s)" % (package, version, work)}
@@ -519,6 +517,8 @@ def main():
     if len(sys.argv) != 4:
         sys.exit("usage: bench-report.py LOGS OUT DOC | --refill LOGS")
     logs, outdir, doc = sys.argv[1:]
+    for what in ("BASE", "BASE_PACKAGE", "BASE_VERSION", "DEFAULT_BASE"):
+        base(what)
     os.makedirs(outdir, exist_ok=True)
     recs, boots = [], {}
     for b in BOOTS:
@@ -714,7 +714,7 @@ image). guest/plans/bench runs in both; timings are never asserted.
 
 
 def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
-    name = base_line()[0]
+    name = base("BASE")
     acc = accels["patched"] or accels["stock"] or "?"
     # The size plot goes next to DOC: qemu-ready.png for BENCHMARKS.md,
     # qemu-ready-6.12.png for BENCHMARKS-6.12.md.
@@ -732,7 +732,7 @@ def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
         "on %s." % date,
         "",
         "* Command: `%s%smake bench`" % (
-            "" if name == first_base()[0] else "BASE=%s " % name,
+            "" if name == base("DEFAULT_BASE") else "BASE=%s " % name,
             "".join("%s=%s " % (v, os.environ[v]) for v in ("BENCH_REPS", "BENCH_1G")
                     if os.environ.get(v))),
         "* Machine: %s, %s CPUs (nproc)%s, %s MiB of memory (free -m)" % (

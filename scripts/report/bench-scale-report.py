@@ -224,8 +224,8 @@ def main():
         json.dump(recs + fair_recs, f, indent=1)
     boot = next((r for r in recs if r["bench"] == "boot"), {})
     ver = ktap.verdict(logs, "bench-scale")
-    name = bench_report.base_line()[0]
-    cmd = "make bench-scale" if name == bench_report.first_base()[0] else \
+    name = bench_report.base("BASE")
+    cmd = "make bench-scale" if name == bench_report.base("DEFAULT_BASE") else \
         "BASE=%s make bench-scale" % name
     lines = [
         HEAD,

@@ -46,7 +46,7 @@ set -eu
 
 if [ -z "${SERIES_A:-}" ]; then
 	# shellcheck disable=SC2046 # two folder names
-	set -- $(awk '!/^[[:space:]]*(#|$)/ && ++n <= 2 { print $5, ($6 == "" ? "-" : $6) }' "$ROOT/BASE") "$@"
+	set -- $(base_lines | awk 'NR <= 2 { print $5, ($6 == "" ? "-" : $6) }') "$@"
 	if [ "$2" != - ] && [ "$4" != - ] && [ "${5:-}" != --show ]; then
 		SERIES_A=$ROOT/$2 SERIES_B=$ROOT/$4 EXPECT=$ROOT/tests/series-differences-part2 \
 			"$0" || exit 1
