@@ -114,12 +114,21 @@ picked() {
 	return 1
 }
 
+# series_patches DIR: the patches that DIR's series file names, in the
+# order they apply, one a line: every line of it but blank ones and
+# comments (#). The one reader of series files.
+series_patches() {
+	[ -f "$1/series" ] || die "no series file in $1"
+	grep -v '^[[:space:]]*\(#\|$\)' "$1/series" || [ $? = 1 ]
+}
+
 # series_files: the patch files of the series (SERIES_DIRS), in the
-# order they apply, one a line.
+# order they apply, one a line with its folder.
 series_files() {
 	for sf_dir in $SERIES_DIRS; do
-		[ -f "$sf_dir/series" ] || die "no series file in $sf_dir"
-		grep -v '^[[:space:]]*\(#\|$\)' "$sf_dir/series" | sed "s|^|$sf_dir/|"
+		# Not in a pipe, so that a missing series file stops the caller.
+		sf_list=$(series_patches "$sf_dir") || exit 1
+		[ -z "$sf_list" ] || printf '%s\n' "$sf_list" | sed "s|^|$sf_dir/|"
 	done
 }
 

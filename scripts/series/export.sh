@@ -28,7 +28,7 @@ export_range() {
 	done
 	mv "$2/series.tmp" "$2/series"
 	rm -rf "$out"
-	say "exported $(wc -l < "$2/series") patches to ${2#"$ROOT"/}/"
+	say "exported $(series_patches "$2" | wc -l) patches to ${2#"$ROOT"/}/"
 }
 
 if [ -z "$PART2" ]; then

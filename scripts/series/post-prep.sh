@@ -193,7 +193,7 @@ prep() {
 	tmp=$2.tmp
 	rm -rf "$2" "$tmp"
 	mkdir -p "$tmp"
-	patches=$(grep -v '^#' "$1/series")
+	patches=$(series_patches "$1")
 	# Numbered subjects, as make series gives them ("[PATCH 01/13]"; a
 	# backport's name its base: "[PATCH 6.12 01/13]").
 	total=$(printf '%s\n' "$patches" | grep -c .)

@@ -58,9 +58,6 @@ A=$SERIES_A
 B=${SERIES_B:?}
 EXPECT=${EXPECT:-$ROOT/tests/series-differences}
 TODO="TODO: say why"
-for d in "$A" "$B"; do
-	[ -f "$d/series" ] || die "no series file in $d"
-done
 an=$(basename "$A")
 bn=$(basename "$B")
 
@@ -120,9 +117,9 @@ row() {
 	diff -U0 "$fa" "$fb" | sed -e '1,2d' -e 's/^@@ .* @@$/@@/' || true
 }
 
-# The series files: one patch a line (blank and # lines skipped).
-grep -v '^[[:space:]]*\(#\|$\)' "$A/series" > "$tmp/series.a" || true
-grep -v '^[[:space:]]*\(#\|$\)' "$B/series" > "$tmp/series.b" || true
+# The series files: one patch a line.
+series_patches "$A" > "$tmp/series.a"
+series_patches "$B" > "$tmp/series.b"
 na=$(($(wc -l < "$tmp/series.a")))
 nb=$(($(wc -l < "$tmp/series.b")))
 [ "$na" = "$nb" ] ||

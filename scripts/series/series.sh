@@ -22,7 +22,7 @@ send() {
 	if [ -f "$cover" ]; then
 		# Keep format-patch's base trailers, take everything else from ours.
 		trailer=$(sed -n '/^base-commit:/,$p' "$3"/0000-cover-letter.patch)
-		n=$(grep -c . "$2/series")
+		n=$(series_patches "$2" | grep -c . || true)
 		sed -e "s/^Subject: \[PATCH[^]]*\]/Subject: [$prefix 0\/$n]/" "$cover" > "$3/0000-cover-letter.patch"
 		printf '\n%s\n' "$trailer" >> "$3/0000-cover-letter.patch"
 	fi
