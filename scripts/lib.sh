@@ -82,6 +82,72 @@ now() { date +%s; }
 # stage_done NAME START: print how long a stage took.
 stage_done() { printf '[time] %s: %ss\n' "$1" "$(( $(now) - $2 ))"; }
 
+# kernel_config LOG SRC OBJ START FRAGMENTS CHECKED [MAKE_ARG...]: the one
+# builder of kernel configurations (scripts/build/build-kernel.sh,
+# scripts/series/config-matrix.sh). It writes OBJ/config.new: START
+# (tinyconfig, or a config file, .xz or plain), the files FRAGMENTS (a
+# list of words) merged in order by the tree's merge_config.sh -m, then
+# olddefconfig. Every option the files CHECKED (a list of words) ask for
+# must then be in it as asked, or the guest would test less than it
+# claims: CONFIG_X=V as that line, "# CONFIG_X is not set" and CONFIG_X=n
+# as no CONFIG_X= line; where several files name an option, the last one
+# counts (configs/lockstat.config raises CONFIG_NR_CPUS). What is missing
+# goes to OBJ/config.missing. Last, OBJ/.config becomes config.new if it
+# differs, so that rebuilds stay incremental. MAKE_ARGs go to every make
+# (ARCH=i386). Output is appended to LOG; on failure it returns 1 with
+# the reason in $why.
+kernel_config() {
+	kc_log=$1 kc_src=$2 kc_obj=$3 kc_start=$4 kc_frags=$5 kc_checked=$6
+	shift 6
+	mkdir -p "$kc_obj"
+	case $kc_start in
+	tinyconfig)
+		make -C "$kc_src" O="$kc_obj" CC="ccache gcc" -j"$JOBS" "$@" \
+			tinyconfig KCONFIG_CONFIG=config.new >>"$kc_log" 2>&1 ||
+			{ why="make tinyconfig failed"; return 1; }
+		;;
+	*.xz) xz -dc "$kc_start" > "$kc_obj/config.new" || { why="cannot read $kc_start"; return 1; } ;;
+	*) cp "$kc_start" "$kc_obj/config.new" || { why="cannot read $kc_start"; return 1; } ;;
+	esac
+	# shellcheck disable=SC2086 # $kc_frags is a list of files
+	(cd "$kc_obj" && KCONFIG_CONFIG=config.new "$kc_src/scripts/kconfig/merge_config.sh" \
+		-m -O "$kc_obj" "$kc_obj/config.new" $kc_frags) >>"$kc_log" 2>&1 ||
+		{ why="merge_config.sh failed"; return 1; }
+	make -C "$kc_src" O="$kc_obj" CC="ccache gcc" -j"$JOBS" "$@" \
+		olddefconfig KCONFIG_CONFIG=config.new >>"$kc_log" 2>&1 ||
+		{ why="make olddefconfig failed"; return 1; }
+	# shellcheck disable=SC2086 # $kc_checked is a list of files
+	awk -v cfg="$kc_obj/config.new" '
+		FILENAME == cfg {
+			if (/^CONFIG_[^=]*=/) { s = $0; sub(/=.*/, "", s); have[s] = $0 }
+			next
+		}
+		/^CONFIG_[^=]*=/ || /^# CONFIG_[^ ]* is not set$/ {
+			s = $0
+			sub(/^# /, "", s)
+			sub(/[= ].*/, "", s)
+			if (!(s in want)) order[n++] = s
+			want[s] = $0
+		}
+		END {
+			for (i = 0; i < n; i++) {
+				s = order[i]
+				if (want[s] ~ /^#/ || want[s] == s "=n") {
+					if (s in have) print want[s]
+				} else if (!(s in have) || have[s] != want[s]) {
+					print want[s]
+				}
+			}
+		}' $kc_checked "$kc_obj/config.new" > "$kc_obj/config.missing" ||
+		{ why="cannot check $kc_obj/config.new"; return 1; }
+	if [ -s "$kc_obj/config.missing" ]; then
+		why="after olddefconfig, $kc_obj/config.new does not have: $(tr '\n' ' ' < "$kc_obj/config.missing")"
+		why=${why% }
+		return 1
+	fi
+	cmp -s "$kc_obj/config.new" "$kc_obj/.config" || cp "$kc_obj/config.new" "$kc_obj/.config"
+}
+
 # put ROOTFS FILE: copy FILE to the same path under ROOTFS, following
 # symlinks.
 put() {

@@ -147,63 +147,20 @@ fragment() {
 	esac
 }
 
-# check_config CONFIG FRAGMENT...: print each option of the fragments that
-# CONFIG does not have as asked ("is not set" also matches an absent one).
-check_config() {
-	cfg=$1
-	shift
-	cat "$@" | while IFS= read -r line; do
-		case $line in
-		"# CONFIG_"*" is not set" | CONFIG_*=n)
-			sym=${line#\# }
-			sym=${sym%% *}
-			sym=${sym%=n}
-			if grep -q "^$sym=" "$cfg"; then echo "$line"; fi
-			;;
-		CONFIG_*=*)
-			grep -qxF "$line" "$cfg" || echo "$line"
-			;;
-		esac
-	done
-}
-
-# configure NAME SRC OBJDIR FRAGMENT: write OBJDIR/.config (its base, the
-# harness's fragments, FRAGMENT; olddefconfig), check it, make prepare.
-# The config is only replaced when it changed, so reruns are incremental.
-# Output to $log; on failure, returns 1 with the reason in $why.
+# configure NAME SRC OBJDIR FRAGMENT: OBJDIR/.config (lib.sh's
+# kernel_config): Debian's config, or tinyconfig with the harness's
+# common.config and debug.config, and FRAGMENT on top; FRAGMENT's options
+# and required.config's checked; then make prepare. The config is only
+# replaced when it changed, so reruns are incremental. Output to $log; on
+# failure, returns 1 with the reason in $why.
 configure() {
 	cf_name=$1 cf_src=$2 cf_obj=$3 cf_frag=$4
-	mkdir -p "$cf_obj"
-	set --
 	case $cf_name in
-	debian)
-		xz -dc "$DEBIAN_CONFIG" > "$cf_obj/config.new" ||
-			{ why="cannot read $DEBIAN_CONFIG"; return 1; }
-		;;
-	*)
-		if ! kmake "$cf_src" "$cf_obj" tinyconfig KCONFIG_CONFIG=config.new >>"$log" 2>&1; then
-			why="make tinyconfig failed"
-			return 1
-		fi
-		set -- "$ROOT/configs/common.config" "$ROOT/configs/debug.config"
-		;;
+	debian) cf_start=$DEBIAN_CONFIG cf_frags=$cf_frag ;;
+	*) cf_start=tinyconfig cf_frags="$ROOT/configs/common.config $ROOT/configs/debug.config $cf_frag" ;;
 	esac
-	if ! (cd "$cf_obj" && KCONFIG_CONFIG=config.new \
-		"$cf_src/scripts/kconfig/merge_config.sh" -m -O "$cf_obj" \
-		"$cf_obj/config.new" "$@" "$cf_frag") >>"$log" 2>&1; then
-		why="merge_config.sh failed"
-		return 1
-	fi
-	if ! kmake "$cf_src" "$cf_obj" olddefconfig KCONFIG_CONFIG=config.new >>"$log" 2>&1; then
-		why="make olddefconfig failed"
-		return 1
-	fi
-	bad=$(check_config "$cf_obj/config.new" "$cf_frag" "$tmp/required.config" | tr '\n' ' ')
-	if [ -n "$bad" ]; then
-		why="after olddefconfig, $cf_obj/config.new does not have: ${bad% }"
-		return 1
-	fi
-	cmp -s "$cf_obj/config.new" "$cf_obj/.config" || cp "$cf_obj/config.new" "$cf_obj/.config"
+	kernel_config "$log" "$cf_src" "$cf_obj" "$cf_start" "$cf_frags" "$cf_frag $tmp/required.config" \
+		ARCH="$arch" || return 1
 	# W=1 here too: prepare's own compiles then match the object build's
 	# flags, and are not redone there.
 	if ! kmake "$cf_src" "$cf_obj" W=1 prepare >>"$log" 2>&1; then
