@@ -33,6 +33,7 @@ help:
 	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
 	@echo "           SERIES=v1 (the first series without its part 2, in build/BASE-v1/)"
 	@echo "           TESTS=test-glob  VMS=n (boots at once, 2)  BOOT_FLAVOUR=debug|kasan (all boots on it)"
+	@echo "           BOOT_LIST=check|ci-6.12|ci-v1 (the list of tests/boots/ make check boots; check by default)"
 	@echo "           SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""
 
 deps:
@@ -57,8 +58,11 @@ selftests: deps $(WORK)
 image: deps $(WORK)
 	@$(S)/build/build-userspace.sh
 
+# The boot list make check boots: tests/boots/check, or CI's ci-6.12 and
+# ci-v1 (tests/boots/README.md).
+BOOT_LIST ?= check
 check: deps $(WORK)
-	@$(S)/boot/pipeline.sh tests/boots/check
+	@$(S)/boot/pipeline.sh tests/boots/$(BOOT_LIST)
 
 check-long: deps $(WORK)
 	@$(S)/boot/pipeline.sh tests/boots/check-long

@@ -168,16 +168,25 @@ put_with_libs() {
 	done
 }
 
+# matches NAME GLOB...: does NAME match one of the GLOBs?
+matches() {
+	m_name=$1
+	shift
+	for m_glob in "$@"; do
+		# shellcheck disable=SC2254
+		case $m_name in $m_glob) return 0 ;; esac
+	done
+	return 1
+}
+
 # picked NAME: does NAME match one of the globs of ONLY (all when unset)?
 picked() {
 	[ -n "${ONLY:-}" ] || return 0
 	set -f
-	for glob in $ONLY; do
-		# shellcheck disable=SC2254
-		case $1 in $glob) set +f; return 0 ;; esac
-	done
+	# shellcheck disable=SC2086 # one glob a word
+	set -- "$1" $ONLY
 	set +f
-	return 1
+	matches "$@"
 }
 
 # series_patches DIR: the patches that DIR's series file names, in the
@@ -198,13 +207,42 @@ series_files() {
 	done
 }
 
+# list_rows FILE: the rows of the boot list FILE, one a line without
+# comments, where a line
+#   pick LIST GLOB...
+# stands for the rows of the list LIST, in the same folder, whose NAME
+# matches a GLOB, in LIST's order (boot_list checks that LIST is a list
+# without pick lines of its own).
+list_rows() {
+	lr_dir=$(dirname "$1")
+	grep -v '^[[:space:]]*\(#\|$\)' "$1" | while read -r lr_name lr_list lr_globs; do
+		if [ "$lr_name" != pick ]; then
+			printf '%s %s %s\n' "$lr_name" "$lr_list" "$lr_globs"
+			continue
+		fi
+		list_rows "$lr_dir/$lr_list" | while read -r lr_row; do
+			set -f
+			# shellcheck disable=SC2086 # one glob a word
+			set -- "${lr_row%% *}" $lr_globs
+			set +f
+			! matches "$@" || printf '%s\n' "$lr_row"
+		done
+	done
+}
+
 # boot_list FILE: the boots of a boot list (tests/boots/, columns in
 # tests/boots/README.md) that ONLY= picks, one a line without comments:
 #   NAME KERNEL PLAN MEM CPUS NODES TIMEOUT VM [KERNEL COMMAND LINE...]
 # with the flavour BOOT_FLAVOUR= names for the series' kernels.
 boot_list() {
 	[ -f "$1" ] || die "no boot list $1"
-	grep -v '^[[:space:]]*\(#\|$\)' "$1" | while read -r bl_name bl_kernel bl_rest; do
+	for bl_from in $(sed -n 's/^[[:space:]]*pick[[:space:]]\{1,\}\([^[:space:]]\{1,\}\).*/\1/p' "$1"); do
+		bl_from=$(dirname "$1")/$bl_from
+		[ -f "$bl_from" ] || die "$1 picks from $bl_from, which is not a boot list"
+		! grep -q '^[[:space:]]*pick[[:space:]]' "$bl_from" ||
+			die "$1 picks from $bl_from, which has pick lines itself"
+	done
+	list_rows "$1" | while read -r bl_name bl_kernel bl_rest; do
 		picked "$bl_name" || continue
 		case $bl_kernel in */*) ;; *) bl_kernel=${BOOT_FLAVOUR:-$bl_kernel} ;; esac
 		printf '%s %s %s\n' "$bl_name" "$bl_kernel" "$bl_rest"
