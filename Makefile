@@ -31,7 +31,7 @@ help:
 	@echo "make stable-check the fixes of docs/stable/BASE/ on the base alone: its HVO reproducers fail before, pass after (BASE=6.12)"
 	@echo "make clean        remove build/BASE/ (refuses if build/BASE/linux has unexported commits)"
 	@echo "Variables: BASE=7.3|6.12 (the file BASE; 7.3 by default)  ACCEL=auto|kvm|tcg  ONLY=\"boot-glob ...\""
-	@echo "           SERIES=v1 (the first series without its part 2, in build/BASE-v1/)"
+	@echo "           SERIES=v1 (v1 alone, without part 2, in build/BASE-v1/)"
 	@echo "           TESTS=test-glob  VMS=n (boots at once, 2)  BOOT_FLAVOUR=debug|kasan (all boots on it)"
 	@echo "           BOOT_LIST=check|ci-6.12|ci-v1 (the list of tests/boots/ make check boots; check by default)"
 	@echo "           SHOW=n  JOBS=n  FLAVOUR=debug  CONFIGS=\"debian i386\""

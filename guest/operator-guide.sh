@@ -18,7 +18,7 @@
 # script does not know. Pools: the command line's 1 GiB pages, and 512
 # and 16 dirty 2 MiB pages on nodes 0 and 1.
 # The workers and fill blocks need part 2 of the series: where the image
-# was built for the first series alone (SERIES=v1), scripts/build/
+# was built for v1 alone (SERIES=v1), scripts/build/
 # build-image.sh puts a file "series-v1" next to this script, and they are
 # read from the guide but not run.
 # The guide is OPERATOR.md next to this script (scripts/build/build-image.sh
@@ -130,7 +130,7 @@ for e in htlb_prezero_zeroed htlb_prezero_hit htlb_prezero_miss; do
 done
 
 if [ -e "$dir/series-v1" ]; then
-	echo "# the first series alone: the workers and fill blocks (part 2) not run"
+	echo "# v1 alone: the workers and fill blocks (part 2) not run"
 else
 	W=/proc/sys/vm/hugetlb_prezero_workers
 	expect $W 1

@@ -41,11 +41,11 @@ TARBALL=$PKGROOT/usr/src/linux-source-$KVER.tar.xz
 DEBIAN_CONFIG_DIR=$PKGROOT/usr/src/linux-config-$KVER
 # shellcheck disable=SC2034
 PATCHES=$ROOT/$PATCHES_DIR
-# PART2: the folder of the second series, on top of the first, or nothing.
-# In the work tree the branch v1 marks the first series' last commit.
+# PATCHES is v1's folder, PART2 that of part 2, on top of v1, or nothing.
+# In the work tree the branch v1 marks v1's last commit.
 PART2=
 [ "${PART2_DIR:--}" = - ] || PART2=$ROOT/$PART2_DIR
-# SERIES=v1: the first series alone, without its part 2, in its own
+# SERIES=v1: v1 alone, without part 2, in its own
 # build/BASE-v1/ (work tree, kernels, logs), so that v1 is built and
 # tested as it is posted.
 case ${SERIES:-} in

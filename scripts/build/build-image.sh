@@ -36,7 +36,7 @@ cp "$ROOT"/guest/*.sh "$root/selftests/"
 # The operator guide, next to operator-guide.sh, which runs the commands
 # of its marked blocks (the qemu boot of make check).
 cp "$ROOT/docs/OPERATOR.md" "$root/selftests/OPERATOR.md"
-# An image for the first series alone (SERIES=v1) says so, for the checks
+# An image for v1 alone (SERIES=v1) says so, for the checks
 # that need part 2.
 rm -f "$root/selftests/series-v1"
 [ "${SERIES:-}" != v1 ] || : > "$root/selftests/series-v1"

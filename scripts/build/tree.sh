@@ -1,10 +1,9 @@
 #!/bin/sh
 # Unpack the base kernel into the work tree (a git repository whose first
-# commit is the base, tagged "base") and apply the base's series (patches/
-# for the default base, patches-6.12/ for BASE=6.12) with git am; then
-# its part 2, if the file BASE names one, with the branch v1 left at the
-# first series' last commit (rebase.updateRefs keeps it there through a
-# git rebase -i).
+# commit is the base, tagged "base") and apply the base's v1 (patches/ for
+# the default base, patches-6.12/ for BASE=6.12) with git am; then its
+# part 2, if the file BASE names one, with the branch v1 left at v1's last
+# commit (rebase.updateRefs keeps it there through a git rebase -i).
 #
 # KERNEL_SRC=/path/to/linux: apply the series to that git tree instead, on a
 # new branch "hugetlb-prezero" (the tree must be clean).

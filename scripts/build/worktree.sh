@@ -5,8 +5,8 @@
 # back to that; prints its path. Refuses a directory that is anything else.
 # The kernels of the boot lists are built from these: "base" (the tag
 # base), "knobs" (the series with bench/kernel-patches/BASE/) and
-# "stable" (the base with docs/stable/BASE/). The first series alone, of a
-# base with a part 2, has a work tree of its own: SERIES=v1 (lib.sh).
+# "stable" (the base with docs/stable/BASE/). v1 alone, of a base with a
+# part 2, has a work tree of its own: SERIES=v1 (lib.sh).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"

@@ -765,7 +765,7 @@ def write_doc(doc, text, mach, kern, accels, boots, date, outdir):
     else:
         nfile = "extents-2026-12-03.txt"
         nnote = (" stosb (one REP STOSB per piece) is what clear_pages() does on this CPU;"
-                 " the zeroing threads clear 2 MiB extents (part 1, patch 3) with"
+                 " the zeroing threads clear 2 MiB extents (v1, patch 3) with"
                  " clear_pages_nocache(): clzero where the CPU has it, movnti otherwise"
                  " (part 2, patches 6-7). docs/native/idle-2026-12-01.txt has the earlier run with"
                  " every primitive at 4K, 64K, 2M and 1G.")

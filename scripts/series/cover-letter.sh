@@ -2,8 +2,8 @@
 # cover-letter.sh: write the base's 0000-cover-letter.patch from the work
 # tree's commits (subject count, shortlog, diffstat) and the text of
 # docs/cover-letter-BASE.txt, with a fixed date so that the file only
-# changes when they do. With a part 2 (the file BASE), the first series
-# ends at the branch v1, and part 2's cover letter is written the same way
+# changes when they do. With a part 2 (the file BASE), v1 ends at the
+# branch v1, and part 2's cover letter is written the same way
 # from v1..HEAD and docs/cover-letter-part2-BASE.txt.
 set -eu
 # shellcheck source=scripts/lib.sh

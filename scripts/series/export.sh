@@ -2,7 +2,7 @@
 # Write the work tree's commits after "base" back to the base's series
 # (one file per commit, stable names, the cover letter 0000 kept as it
 # is) and its series file; with a part 2 (the file BASE), the commits up
-# to the branch v1 to the first series and the ones after it to part 2.
+# to the branch v1 to v1 and the ones after it to part 2.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -36,7 +36,7 @@ if [ -z "$PART2" ]; then
 	exit 0
 fi
 git -C "$TREE" merge-base --is-ancestor v1 HEAD 2>/dev/null ||
-	die "$TREE: no branch v1 below HEAD to end the first series at (git branch -f v1 COMMIT)"
+	die "$TREE: no branch v1 below HEAD to end v1 at (git branch -f v1 COMMIT)"
 export_range base..v1 "$PATCHES"
 mkdir -p "$PART2"
 export_range v1..HEAD "$PART2"

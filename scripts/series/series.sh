@@ -2,9 +2,9 @@
 # A ready-to-send series in build/BASE/series/: the work tree's commits
 # with format-patch --base, and the base's 0000-cover-letter.patch as the
 # cover. A backport's subjects name its base ("[PATCH 6.12 n/m]"). With a
-# part 2 (the file BASE), the first series ends at the branch v1, and
-# part 2 goes to build/BASE/series-part2/ with its own cover letter and
-# the first series' patches as its prerequisites.
+# part 2 (the file BASE), v1 ends at the branch v1, and part 2 goes to
+# build/BASE/series-part2/ with its own cover letter and v1's patches as
+# its prerequisites.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
