@@ -7,12 +7,11 @@
 # VMS boots (default 2) run at once, in the list's order, as long as their
 # memory fits in what the host had available at the start less 3 GiB; a
 # boot whose VM column says solo runs alone. Under TCG most tests keep one
-# vCPU busy of two (uffd-unit-tests and charge_reserved_hugetlb took
-# 1.1-1.2 host CPUs), so two guests on two cores take little longer than
+# vCPU busy of two, so two guests on two cores take little longer than
 # one; but a guest that sends many IPIs (TLB shootdowns) waits whenever
-# the other guest holds the host CPU its target vCPU needs:
-# uffd-unit-tests took 740 s next to another one, 322 s alone. Each boot's
-# output is printed whole when it ends.
+# the other guest holds the host CPU its target vCPU needs, and takes far
+# longer (docs/TIMINGS.md, "Two guests at once"). Each boot's output is
+# printed whole when it ends.
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"
