@@ -5,8 +5,8 @@ a kernel tree (make letters; make lint and CI run it):
 - Figures. A paragraph (or list item) that names a source is checked:
   every number in it must occur in a file it names. A source is a file of
   docs/generated/ or docs/native/, docs/related-work.md, or a
-  lore.kernel.org link, which must be recorded in docs/related-work.md
-  and stands for that file. In a section headed "Numbers", a paragraph
+  lore.kernel.org link, whose Message-ID must be recorded in
+  docs/related-work.md and which stands for that file. In a section headed "Numbers", a paragraph
   with a number must name a source. Patch and part numbers ("patch 3",
   "part 2", "patches 3-4") are references, not figures; the numbers in a
   source's own name are not checked. A number is matched as written,
@@ -77,8 +77,9 @@ def _read(root, rel, cache):
     return cache[rel]
 
 
-def _link(url):
-    return re.sub(r"^https?://", "", url).rstrip("/")
+def _message_id(url):
+    """The Message-ID of a lore link (lore.kernel.org/all/ID/, /r/ID, ...)."""
+    return url.rstrip("/").rsplit("/", 1)[-1]
 
 
 def figure_errors(name, text, root=ROOT, cache=None):
@@ -100,7 +101,7 @@ def figure_errors(name, text, root=ROOT, cache=None):
             if "lore.kernel.org" in src:
                 rel = RELATED
                 related = _read(root, RELATED, cache) or ""
-                if _link(src) not in related:
+                if _message_id(src) not in related:
                     errors.append("%s:%d: %s is not recorded in %s" %
                                   (name, line, src, RELATED))
             body = _read(root, rel, cache)
