@@ -11,7 +11,7 @@ export BASE
 # The work tree; SERIES=v1 has its own (scripts/lib.sh).
 WORK := build/$(BASE)$(if $(SERIES),-$(SERIES))/linux/.git
 .PHONY: help deps tree export kernel selftests image check check-long demo \
-	bench bench-scale lint series post-prep series-diff bisect-check config-matrix stable-check clean
+	bench bench-scale lint letters series post-prep series-diff bisect-check config-matrix stable-check clean
 
 help:
 	@echo "make check        build the debug and KASAN kernels, boot them in QEMU, run every test (CI runs this)"
@@ -22,7 +22,8 @@ help:
 	@echo "make tree         unpack the base into build/BASE/linux and apply its series (KERNEL_SRC=... for your tree)"
 	@echo "make export       write build/BASE/linux's commits back to the base's series"
 	@echo "make kernel       build one kernel flavour (FLAVOUR=debug|bench|kasan)"
-	@echo "make lint         shellcheck the harness, unit tests of the result reader (tests/report), checkpatch --strict every patch"
+	@echo "make lint         shellcheck the harness, unit tests of the result reader (tests/report), make letters, checkpatch --strict every patch"
+	@echo "make letters      the cover letters: every figure found in the file it cites, each 0000-cover-letter.patch's text its letter's (no kernel tree)"
 	@echo "make series       a ready-to-send series in build/BASE/series/"
 	@echo "make post-prep    the series to post in build/BASE/post/: From: and Signed-off-by: yours (git config user.name, user.email), checkpatch --strict"
 	@echo "make series-diff  patches/ against patches-6.12/ patch by patch: fails on a difference not in tests/series-differences (UPDATE=1 records them)"
@@ -78,6 +79,10 @@ bench-scale: deps $(WORK)
 
 lint: deps $(WORK)
 	@$(S)/series/lint.sh
+
+letters:
+	@python3 $(S)/series/letters.py
+	@python3 -m unittest discover -s tests/letters
 
 series: $(WORK)
 	@$(S)/series/series.sh

@@ -2,9 +2,12 @@
 # cover-letter.sh: write the base's 0000-cover-letter.patch from the work
 # tree's commits (subject count, shortlog, diffstat) and the text of
 # docs/cover-letter-BASE.txt, with a fixed date so that the file only
-# changes when they do. With a part 2 (the file BASE), v1 ends at the
-# branch v1, and part 2's cover letter is written the same way
-# from v1..HEAD and docs/cover-letter-part2-BASE.txt.
+# changes when they do. With a part 2 (the file BASE), v1 ends at
+# the branch v1, and part 2's cover letter is written the same way
+# from v1..HEAD and docs/cover-letter-part2-BASE.txt. The letter is the
+# only text of the body: "make letters" fails when a 0000 file's body is
+# not its letter, and "scripts/series/letters.py --write" puts an edited
+# letter in without a work tree (shortlog and diffstat kept).
 set -eu
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/../lib.sh"

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Lint: shellcheck over the harness, the unit tests of the result stream's
-# reader (tests/report), checkpatch --strict over every patch
+# reader (tests/report), the cover letters' figures and their 0000 patches
+# (scripts/series/letters.py and its unit tests, tests/letters: what
+# "make letters" runs), checkpatch --strict over every patch
 # (except the checks listed in tests/checkpatch-ignore, each with a reason).
 set -eu
 # shellcheck source=scripts/lib.sh
@@ -13,6 +15,9 @@ shellcheck -x "$ROOT"/scripts/*.sh "$ROOT"/scripts/*/*.sh "$ROOT"/.ci/run "$ROOT
 shellcheck -s sh -e SC2154 "$ROOT"/guest/plans/* || rc=1
 say "== the result stream's reader"
 python3 -m unittest discover -s "$ROOT/tests/report" || rc=1
+say "== the cover letters"
+python3 "$ROOT/scripts/series/letters.py" || rc=1
+python3 -m unittest discover -s "$ROOT/tests/letters" || rc=1
 say "== checkpatch --strict"
 series_files > /dev/null
 for p in $(series_files); do
